@@ -1,0 +1,40 @@
+import { z } from 'zod'
+
+/** Thrown at boot when the environment does not satisfy a service's config schema. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError'
+  readonly problems: string[]
+
+  constructor(problems: string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`)
+    this.problems = problems
+  }
+}
+
+/**
+ * Parses `env` with a zod schema once, reporting every problem in one error,
+ * and returns a frozen config object.
+ *
+ * @example
+ * const config = loadConfig(z.object({ PORT: z.coerce.number().default(3001) }))
+ */
+export const loadConfig = <schema extends z.ZodType>(
+  schema: schema,
+  env: Record<string, string | undefined> = process.env,
+): Readonly<z.output<schema>> => {
+  // Empty strings mean "unset": `FOO= npm start` should fall back to the default.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''))
+  const result = schema.safeParse(cleaned)
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
+    )
+  }
+  return Object.freeze(result.data) as Readonly<z.output<schema>>
+}
+
+/** Port numbers from env: an integer 0..65535 (0 picks a free port). */
+export const Port = z.coerce.number().int().min(0).max(65535)
+
+/** A log level pino understands. */
+export const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])

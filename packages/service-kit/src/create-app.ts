@@ -1,0 +1,111 @@
+import { OpenAPIHono } from '@hono/zod-openapi'
+import type { Context } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { HTTPException } from 'hono/http-exception'
+import { methodNotAllowed } from 'hono/method-not-allowed'
+import { ApiError, errorBody } from './errors.ts'
+import type { Logger } from './logger.ts'
+
+export type AppEnv = { Variables: { logger: Logger } }
+export type App = OpenAPIHono<AppEnv>
+
+export type CreateAppParameters = {
+  /** Service name, used in logs, `/health` and the OpenAPI document. */
+  name: string
+  /** Interface version published in `/openapi.json` and `/health`. */
+  version: string
+  logger: Logger
+  /** OpenAPI `info.description`. */
+  description?: string
+  /** Largest request body accepted, in bytes; larger bodies get 413. */
+  maxBodyBytes?: number
+  /** Message of the 404 body (the venue says "no such room"). */
+  notFoundMessage?: string
+  /** Message of a 400 for a body that fails its schema; routes may pass their own hook. */
+  validationMessage?: string
+  /** Replaces the default `GET /health` handler (which answers `{ status: "ok" }`). */
+  health?: (c: Context<AppEnv>) => Response | Promise<Response>
+}
+
+const MALFORMED_JSON = 'Malformed JSON in request body'
+
+/**
+ * The Hono app every service starts from: JSON errors in the shape DESIGN.md
+ * fixes, request logging, body limit, 404/405, `GET /health` and
+ * `GET /openapi.json` built from the routes registered with `app.openapi`.
+ *
+ * @example
+ * const app = createApp({ name: 'launch-router', version: '0.1.0', logger })
+ * app.openapi(listPadsRoute, (c) => c.json(listPads(matrix)))
+ */
+export const createApp = ({
+  name,
+  version,
+  logger,
+  description,
+  maxBodyBytes = 64 * 1024,
+  notFoundMessage = 'not found',
+  validationMessage = 'invalid request',
+  health,
+}: CreateAppParameters): App => {
+  const app: App = new OpenAPIHono<AppEnv>({
+    defaultHook: (result, c) => {
+      if (!result.success) {
+        return c.json(errorBody(validationMessage, { issues: result.error.issues }), 400)
+      }
+    },
+  })
+
+  app.use(async function logRequest(c, next) {
+    const started = performance.now()
+    c.set('logger', logger)
+    await next()
+    logger.info(
+      {
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      },
+      'request',
+    )
+  })
+  app.use(
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) =>
+        c.json(errorBody('method not allowed'), 405, { Allow: methods.join(', ') }),
+    }),
+  )
+  app.use(
+    bodyLimit({
+      maxSize: maxBodyBytes,
+      onError: (c) => c.json(errorBody(`request body over ${maxBodyBytes} bytes`), 413),
+    }),
+  )
+
+  app.notFound((c) => c.json(errorBody(notFoundMessage), 404))
+  app.onError((error, c) => {
+    if (error instanceof ApiError)
+      return c.json(errorBody(error.message, error.extras), error.status)
+    if (error instanceof HTTPException && error.status < 500) {
+      const message = error.message === MALFORMED_JSON ? 'malformed JSON body' : error.message
+      return c.json(errorBody(message || 'bad request'), error.status)
+    }
+    logger.error({ err: error, method: c.req.method, path: c.req.path }, 'unhandled error')
+    return c.json(errorBody('internal'), 500)
+  })
+
+  app.get('/health', health ?? ((c) => c.json({ status: 'ok', service: name, version })))
+
+  let document: unknown
+  app.get('/openapi.json', (c) => {
+    document ??= app.getOpenAPI31Document({
+      openapi: '3.1.0',
+      info: { title: name, version, ...(description ? { description } : {}) },
+    })
+    return c.json(document)
+  })
+
+  return app
+}

@@ -1,0 +1,74 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { z } from 'zod'
+import { createApp } from './create-app.ts'
+import { ApiError } from './errors.ts'
+import { createLogger } from './logger.ts'
+import { defineMcpTool, mountMcp } from './mcp.ts'
+import type { RunningServer } from './serve.ts'
+import { startTestServer } from './testing.ts'
+
+const app = createApp({
+  name: 'mcp-test',
+  version: '1.0.0',
+  logger: createLogger({ name: 't', level: 'silent' }),
+})
+mountMcp(app, {
+  name: 'mcp-test',
+  version: '1.0.0',
+  tools: [
+    defineMcpTool({
+      name: 'add',
+      title: 'Add',
+      description: 'adds two integers',
+      inputSchema: z.object({ a: z.number().int(), b: z.number().int() }).strict(),
+      annotations: { readOnlyHint: true },
+      handler: ({ a, b }) => {
+        if (a < 0) throw new ApiError(400, 'negative', { field: 'a' })
+        return { sum: a + b }
+      },
+    }),
+  ],
+})
+
+let server: RunningServer
+let client: Client
+beforeAll(async () => {
+  server = await startTestServer(app)
+  client = new Client({ name: 'test-client', version: '1.0.0' })
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)))
+})
+afterAll(async () => {
+  await client.close()
+  await server.close()
+})
+
+test('default: tools are listed with their annotations', async () => {
+  const { tools } = await client.listTools()
+  expect(tools.map((tool) => tool.name)).toEqual(['add'])
+  expect(tools[0]!.annotations?.readOnlyHint).toBe(true)
+  expect(tools[0]!.inputSchema.required).toEqual(['a', 'b'])
+})
+
+test('behavior: a call returns structured content', async () => {
+  const result = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } })
+  expect(result.structuredContent).toEqual({ sum: 5 })
+})
+
+test('behavior: ApiError and bad arguments are tool errors, not transport errors', async () => {
+  const refused = await client.callTool({ name: 'add', arguments: { a: -1, b: 3 } })
+  expect(refused.isError).toBe(true)
+  expect(JSON.parse((refused.content as Array<{ text: string }>)[0]!.text)).toEqual({
+    error: 'negative',
+    field: 'a',
+  })
+  const invalid = await client.callTool({ name: 'add', arguments: { a: 'x' } })
+  expect(invalid.isError).toBe(true)
+})
+
+test('behavior: GET /mcp is 405 with Allow: POST', async () => {
+  const response = await fetch(`${server.url}/mcp`)
+  expect(response.status).toBe(405)
+  expect(response.headers.get('allow')).toBe('POST')
+})

@@ -1,0 +1,80 @@
+import type { AddressInfo } from 'node:net'
+import { serve as serveNode } from '@hono/node-server'
+import type { App } from './create-app.ts'
+import type { Logger } from './logger.ts'
+
+export type ServeParameters = {
+  port: number
+  host?: string
+  logger: Logger
+  /** Run after the HTTP server stopped accepting and drained (close pools, databases). */
+  onClose?: () => Promise<void> | void
+  /** Install SIGTERM/SIGINT handlers that close gracefully and exit. */
+  handleSignals?: boolean
+  /** Longest wait for in-flight requests on shutdown before forcing exit. */
+  shutdownTimeoutMs?: number
+}
+
+export type RunningServer = {
+  url: string
+  port: number
+  close: () => Promise<void>
+}
+
+/**
+ * Starts `app` on `host:port` and resolves once it listens. `close` stops
+ * accepting, waits for in-flight requests, then runs `onClose`.
+ */
+export const serve = (
+  app: App,
+  {
+    port,
+    host = '127.0.0.1',
+    logger,
+    onClose,
+    handleSignals = false,
+    shutdownTimeoutMs = 10_000,
+  }: ServeParameters,
+): Promise<RunningServer> =>
+  new Promise((resolve) => {
+    const server = serveNode({ fetch: app.fetch, port, hostname: host }, (info: AddressInfo) => {
+      const shownHost = host.includes(':') ? `[${host}]` : host
+      const url = `http://${shownHost}:${info.port}`
+      let closing: Promise<void> | undefined
+      const close = () => {
+        closing ??= (async () => {
+          await new Promise<void>((done) => {
+            // Keep-alive sockets would hold close() open until they time out:
+            // drop each one as soon as its in-flight request has been answered.
+            const reap = setInterval(() => {
+              if ('closeIdleConnections' in server) server.closeIdleConnections()
+            }, 25)
+            server.close(() => {
+              clearInterval(reap)
+              done()
+            })
+            if ('closeIdleConnections' in server) server.closeIdleConnections()
+          })
+          await onClose?.()
+        })()
+        return closing
+      }
+      if (handleSignals) {
+        const onSignal = (signal: NodeJS.Signals) => {
+          logger.info({ signal }, 'shutting down')
+          const force = setTimeout(() => process.exit(1), shutdownTimeoutMs)
+          force.unref()
+          close().then(
+            () => process.exit(0),
+            (error) => {
+              logger.error({ err: error }, 'shutdown failed')
+              process.exit(1)
+            },
+          )
+        }
+        process.once('SIGTERM', onSignal)
+        process.once('SIGINT', onSignal)
+      }
+      resolve({ url, port: info.port, close })
+    })
+  })
