@@ -1,0 +1,72 @@
+import { defineMcpTool, type McpTool } from '@agents/service-kit'
+import { draft } from './operations/draft.ts'
+import { getCapabilities } from './operations/get-capabilities.ts'
+import { getSignPayload, type SignPayloadDeps } from './operations/get-sign-payload.ts'
+import { listNetworks } from './operations/list-networks.ts'
+import { listPads } from './operations/list-pads.ts'
+import { EmptyBody, IntentBody, PadBody } from './schemas.ts'
+
+// Every operation only reads the matrix and computes: nothing changes, nothing leaves the host.
+const readOnly = {
+  readOnlyHint: true,
+  idempotentHint: true,
+  openWorldHint: false,
+  destructiveHint: false,
+}
+
+/** The six operations as MCP tools, calling the same functions as the HTTP routes. */
+export const launchRouterTools = (deps: SignPayloadDeps): McpTool[] => [
+  defineMcpTool({
+    name: 'list_pads',
+    title: 'List launch pads',
+    description:
+      'Every launch pad (wired and unproven) with its chains and notes. Call this first.',
+    inputSchema: EmptyBody,
+    annotations: readOnly,
+    handler: () => listPads(deps.matrix),
+  }),
+  defineMcpTool({
+    name: 'list_networks',
+    title: 'List networks',
+    description: 'The union of the chain ids the pads list, and which pads serve each.',
+    inputSchema: EmptyBody,
+    annotations: readOnly,
+    handler: () => listNetworks(deps.matrix),
+  }),
+  defineMcpTool({
+    name: 'get_capabilities',
+    title: 'Pad capabilities',
+    description:
+      "A pad's knobs (with constraints), forbidden fields, chains, status and salt rule.",
+    inputSchema: PadBody,
+    annotations: readOnly,
+    handler: (input) => getCapabilities(deps.matrix, input),
+  }),
+  defineMcpTool({
+    name: 'draft_intent',
+    title: 'Draft a launch intent',
+    description:
+      'Validate a launch intent: errors (unlaunchable), warnings (ignored knobs) and the normalised intent.',
+    inputSchema: IntentBody,
+    annotations: readOnly,
+    handler: (input) => draft(deps.matrix, input),
+  }),
+  defineMcpTool({
+    name: 'simulate_launch',
+    title: 'Simulate a launch',
+    description:
+      'Build the sign payload without broadcasting anything; identical to get_sign_payload.',
+    inputSchema: IntentBody,
+    annotations: readOnly,
+    handler: (input) => getSignPayload(deps, input),
+  }),
+  defineMcpTool({
+    name: 'get_sign_payload',
+    title: 'Get the sign payload',
+    description:
+      "The unsigned payload for the user's own wallet to sign. The router never signs or broadcasts.",
+    inputSchema: IntentBody,
+    annotations: readOnly,
+    handler: (input) => getSignPayload(deps, input),
+  }),
+]

@@ -1,0 +1,89 @@
+import type { App } from '@agents/service-kit'
+import { draft } from '../operations/draft.ts'
+import { getCapabilities } from '../operations/get-capabilities.ts'
+import { getSignPayload, type SignPayloadDeps } from '../operations/get-sign-payload.ts'
+import { listNetworks } from '../operations/list-networks.ts'
+import { listPads } from '../operations/list-pads.ts'
+import {
+  CapabilitiesResponse,
+  DraftResponse,
+  EmptyBody,
+  ErrorResponse,
+  IntentBody,
+  ListNetworksResponse,
+  ListPadsResponse,
+  PadBody,
+  SignPayloadResponse,
+} from '../schemas.ts'
+import { jsonResponse, operationRoute } from './operation-route.ts'
+
+const busy = {
+  503: jsonResponse(ErrorResponse, 'salt mining ran out of its time budget (server busy); retry'),
+}
+
+/** The six operations. Routes only translate; the operations are plain functions. */
+export const registerOperations = (app: App, deps: SignPayloadDeps) => {
+  const { matrix } = deps
+  // The matrix never changes while the process runs: serialise the lists once.
+  const padsJson = JSON.stringify(listPads(matrix))
+  const networksJson = JSON.stringify(listNetworks(matrix))
+  const jsonHeaders = { 'content-type': 'application/json' }
+
+  app.openapi(
+    operationRoute({
+      operation: 'list_pads',
+      summary: 'every pad, wired and unproven; call first',
+      body: EmptyBody,
+      response: ListPadsResponse,
+    }),
+    (c) => c.body(padsJson, 200, jsonHeaders) as never,
+  )
+  app.openapi(
+    operationRoute({
+      operation: 'list_networks',
+      summary: 'the union of the chains the pads list',
+      body: EmptyBody,
+      response: ListNetworksResponse,
+    }),
+    (c) => c.body(networksJson, 200, jsonHeaders) as never,
+  )
+  app.openapi(
+    operationRoute({
+      operation: 'get_capabilities',
+      summary: "a pad's knobs, forbidden fields, chains and status",
+      body: PadBody,
+      response: CapabilitiesResponse,
+    }),
+    (c) => c.json(getCapabilities(matrix, c.req.valid('json')), 200),
+  )
+  app.openapi(
+    operationRoute({
+      operation: 'draft_intent',
+      summary: 'validate an intent: errors, warnings and the normalised intent',
+      body: IntentBody,
+      response: DraftResponse,
+    }),
+    (c) => c.json(draft(matrix, c.req.valid('json')), 200),
+  )
+  app.openapi(
+    operationRoute({
+      operation: 'simulate_launch',
+      summary:
+        'the sign payload, identical to get_sign_payload; nothing is broadcast, no key is used',
+      body: IntentBody,
+      response: SignPayloadResponse,
+      extraResponses: busy,
+    }),
+    async (c) => c.json(await getSignPayload(deps, c.req.valid('json')), 200),
+  )
+  app.openapi(
+    operationRoute({
+      operation: 'get_sign_payload',
+      summary: "the payload for the user's own wallet to sign",
+      body: IntentBody,
+      response: SignPayloadResponse,
+      extraResponses: busy,
+    }),
+    async (c) => c.json(await getSignPayload(deps, c.req.valid('json')), 200),
+  )
+}
