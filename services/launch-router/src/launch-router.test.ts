@@ -18,7 +18,8 @@ const intent = (overrides: Record<string, unknown> = {}) => ({
   creator: CREATOR,
   ...overrides,
 })
-const codes = (issues: Array<{ code: string; field: string }>) => issues.map((issue) => `${issue.code}@${issue.field}`)
+const codes = (issues: Array<{ code: string; field: string }>) =>
+  issues.map((issue) => `${issue.code}@${issue.field}`)
 
 describe('list_pads and list_networks', () => {
   test('default: every pad with chains, status and notes; both statuses, all kinds, one stock pad', async () => {
@@ -28,7 +29,9 @@ describe('list_pads and list_networks', () => {
     expect(new Set(json.pads.map((pad: { kind: string }) => pad.kind))).toEqual(
       new Set(['sdk-deploy', 'simulate-api', 'party-factory']),
     )
-    expect(new Set(json.pads.map((pad: { status: string }) => pad.status))).toEqual(new Set(['wired', 'unproven']))
+    expect(new Set(json.pads.map((pad: { status: string }) => pad.status))).toEqual(
+      new Set(['wired', 'unproven']),
+    )
     expect(json.pads.find((pad: { id: string }) => pad.id === 'flap')).toMatchObject({
       kind: 'party-factory',
       chains: [56],
@@ -37,7 +40,9 @@ describe('list_pads and list_networks', () => {
   })
 
   test('behavior: list_networks is exactly the union of the pads chains', async () => {
-    const pads = (await call('list_pads', {})).json.pads as Array<{ chains: Array<number | string> }>
+    const pads = (await call('list_pads', {})).json.pads as Array<{
+      chains: Array<number | string>
+    }>
     const union = new Set(pads.flatMap((pad) => pad.chains))
     const { status, json } = await call('list_networks', {})
     expect(status).toBe(200)
@@ -61,7 +66,12 @@ describe('get_capabilities', () => {
   test('default: knobs with constraints and use, forbidden fields, chains, status, salt rule', async () => {
     const { status, json } = await call('get_capabilities', { pad: 'flap' })
     expect(status).toBe(200)
-    expect(json).toMatchObject({ pad: 'flap', kind: 'party-factory', status: 'wired', chains: [56] })
+    expect(json).toMatchObject({
+      pad: 'flap',
+      kind: 'party-factory',
+      status: 'wired',
+      chains: [56],
+    })
     expect(json.knobs.find((knob: { name: string }) => knob.name === 'taxRate')).toMatchObject({
       type: 'integer',
       min: 0,
@@ -73,7 +83,9 @@ describe('get_capabilities', () => {
 
   test('behavior: the stock pad shows its allowlist; an unknown pad is 422 pad_unknown', async () => {
     const stock = await call('get_capabilities', { pad: 'pons-rh' })
-    expect(stock.json.stockAllowlist).toEqual({ TSLA: '0x322F0929c4625eD5bAd873c95208D54E1c003b2d' })
+    expect(stock.json.stockAllowlist).toEqual({
+      TSLA: '0x322F0929c4625eD5bAd873c95208D54E1c003b2d',
+    })
     const unknown = await call('get_capabilities', { pad: 'nope' })
     expect(unknown.status).toBe(422)
     expect(codes(unknown.json.errors)).toEqual(['pad_unknown@pad'])
@@ -89,14 +101,24 @@ describe('get_capabilities', () => {
 describe('draft_intent', () => {
   test('default: a good intent is ok, normalised (checksummed creator, numeric chain)', async () => {
     const { status, json } = await call('draft_intent', {
-      intent: intent({ creator: CHECKSUMMED.toLowerCase(), chainId: 'eip155:8453', name: '  Moon Cat ' }),
+      intent: intent({
+        creator: CHECKSUMMED.toLowerCase(),
+        chainId: 'eip155:8453',
+        name: '  Moon Cat ',
+      }),
     })
     expect(status).toBe(200)
     expect(json).toEqual({
       ok: true,
       errors: [],
       warnings: [],
-      intent: { pad: 'clanker-v4', chainId: 8453, name: 'Moon Cat', symbol: 'MCAT', creator: CHECKSUMMED },
+      intent: {
+        pad: 'clanker-v4',
+        chainId: 8453,
+        name: 'Moon Cat',
+        symbol: 'MCAT',
+        creator: CHECKSUMMED,
+      },
     })
   })
 
@@ -109,7 +131,10 @@ describe('draft_intent', () => {
     [{ rh_stock: 'TSLA' }, 'forbidden_stock_pair@rh_stock'],
     [{ supply: '1' }, 'forbidden_field@supply'],
     [{ pairedToken: '0x4200000000000000000000000000000000000006' }, 'forbidden_field@pairedToken'],
-    [{ fees: { type: 'static', clankerFee: 2001, pairedFee: 100 } }, 'knob_invalid@fees.clankerFee'],
+    [
+      { fees: { type: 'static', clankerFee: 2001, pairedFee: 100 } },
+      'knob_invalid@fees.clankerFee',
+    ],
     [{ vault: { percentage: 50, lockupDuration: 3600 } }, 'knob_invalid@vault.lockupDuration'],
     [{ creator: '0x1234' }, 'creator_invalid@creator'],
     [{ creator: CHECKSUMMED.replace('d8dA', 'd8Da') }, 'creator_invalid@creator'],
@@ -128,18 +153,36 @@ describe('draft_intent', () => {
   test('errors: rewards bps must add up to 10000', async () => {
     const recipient = { admin: CREATOR, recipient: CREATOR, token: 'Both' }
     const bad = await call('draft_intent', {
-      intent: intent({ rewards: { recipients: [{ ...recipient, bps: 6000 }, { ...recipient, bps: 3000 }] } }),
+      intent: intent({
+        rewards: {
+          recipients: [
+            { ...recipient, bps: 6000 },
+            { ...recipient, bps: 3000 },
+          ],
+        },
+      }),
     })
     expect(codes(bad.json.errors)).toEqual(['knob_invalid@rewards.recipients'])
     const good = await call('draft_intent', {
-      intent: intent({ rewards: { recipients: [{ ...recipient, bps: 6000 }, { ...recipient, bps: 4000 }] } }),
+      intent: intent({
+        rewards: {
+          recipients: [
+            { ...recipient, bps: 6000 },
+            { ...recipient, bps: 4000 },
+          ],
+        },
+      }),
     })
     expect(good.json.ok).toBe(true)
   })
 
   test('errors: a salt anywhere, at any depth, in any case', async () => {
     const { json } = await call('draft_intent', {
-      intent: intent({ salt: '0x01', context: { SALT: 1 }, socials: [{ platform: 'x', url: 'https://x.com/a', Salt: 2 }] }),
+      intent: intent({
+        salt: '0x01',
+        context: { SALT: 1 },
+        socials: [{ platform: 'x', url: 'https://x.com/a', Salt: 2 }],
+      }),
     })
     expect(codes(json.errors).filter((code) => code.startsWith('salt_forbidden'))).toEqual([
       'salt_forbidden@salt',
@@ -160,7 +203,9 @@ describe('draft_intent', () => {
   test('errors: a required knob, and a cross-knob rule (tax token needs the V2 migrator)', async () => {
     const zora = await call('draft_intent', { intent: intent({ pad: 'zora-coin' }) })
     expect(codes(zora.json.errors)).toEqual(['knob_invalid@metadataUri'])
-    const flap = await call('draft_intent', { intent: intent({ pad: 'flap', chainId: 56, taxRate: 100 }) })
+    const flap = await call('draft_intent', {
+      intent: intent({ pad: 'flap', chainId: 56, taxRate: 100 }),
+    })
     expect(codes(flap.json.errors)).toEqual(['knob_invalid@migratorType'])
   })
 
@@ -176,7 +221,13 @@ describe('draft_intent', () => {
       intent: { pad: 'flap', chainId: 8453, name: '', symbol: '!', creator: 'me', salt: 1 },
     })
     expect(codes(json.errors).sort()).toEqual(
-      ['salt_forbidden@salt', 'name_invalid@name', 'symbol_invalid@symbol', 'creator_invalid@creator', 'chain_not_listed@chainId'].sort(),
+      [
+        'salt_forbidden@salt',
+        'name_invalid@name',
+        'symbol_invalid@symbol',
+        'creator_invalid@creator',
+        'chain_not_listed@chainId',
+      ].sort(),
     )
     expect(json.intent).toBeNull()
   })
@@ -192,7 +243,10 @@ describe('draft_intent', () => {
 describe('sign payloads', () => {
   test('sdk-deploy: the Clanker SDK deploy configuration', async () => {
     const { status, json } = await call('get_sign_payload', {
-      intent: intent({ image: 'ipfs://bafy', fees: { type: 'static', clankerFee: 50, pairedFee: 70 } }),
+      intent: intent({
+        image: 'ipfs://bafy',
+        fees: { type: 'static', clankerFee: 50, pairedFee: 70 },
+      }),
     })
     expect(status).toBe(200)
     expect(json.payload).toEqual({
@@ -231,7 +285,9 @@ describe('sign payloads', () => {
         simulateOnly: true,
       },
     })
-    const refused = await call('draft_intent', { intent: intent({ pad: 'bankr', simulateOnly: false }) })
+    const refused = await call('draft_intent', {
+      intent: intent({ pad: 'bankr', simulateOnly: false }),
+    })
     expect(codes(refused.json.errors)).toEqual(['forbidden_field@simulateOnly'])
   })
 
@@ -373,7 +429,9 @@ describe('service routes', () => {
     const response = await fetch(`${server.url}/llms.txt`)
     const text = await response.text()
     expect(response.headers.get('content-type')).toMatch(/text\/markdown/)
-    expect(text).toMatch(/list_pads[\s\S]*get_capabilities[\s\S]*draft_intent[\s\S]*get_sign_payload/)
+    expect(text).toMatch(
+      /list_pads[\s\S]*get_capabilities[\s\S]*draft_intent[\s\S]*get_sign_payload/,
+    )
     expect(text).toMatch(/never broadcasts/)
   })
 
@@ -382,7 +440,11 @@ describe('service routes', () => {
     const get = await fetch(`${server.url}/api/v1/list_pads`)
     expect(get.status).toBe(405)
     expect(get.headers.get('allow')).toBe('POST')
-    const text = await fetch(`${server.url}/api/v1/list_pads`, { method: 'POST', body: '{}', headers: { 'content-type': 'text/plain' } })
+    const text = await fetch(`${server.url}/api/v1/list_pads`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'text/plain' },
+    })
     expect(text.status).toBe(415)
     const big = await call('draft_intent', { intent: intent({ description: 'x'.repeat(300_000) }) })
     expect(big.status).toBe(413)

@@ -1,11 +1,15 @@
-import { isAddress } from 'viem'
+import { getAddress, isAddress } from 'viem'
 import { z } from 'zod'
 import { SaltRule } from '../salt/salt-rule.ts'
 import { KnobTypeSchema } from './knob-type.ts'
 
+// Pinned data is written in its EIP-55 form exactly: lowercase would skip the checksum's typo check.
 const ChecksummedAddress = z
   .string()
-  .refine((value) => isAddress(value, { strict: true }), 'expected an EIP-55 address')
+  .refine(
+    (value) => isAddress(value, { strict: false }) && getAddress(value) === value,
+    'expected an EIP-55 address',
+  )
 const Bytes32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'expected 32 bytes of hex')
 const Scalar = z.union([z.string(), z.number(), z.boolean()])
 
