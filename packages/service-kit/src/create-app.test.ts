@@ -4,6 +4,7 @@ import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createApp } from './create-app.ts'
 import { ApiError } from './errors.ts'
+import { jsonRoute } from './json-route.ts'
 import type { RunningServer } from './serve.ts'
 import { postJson, startTestServer } from './testing.ts'
 
@@ -19,10 +20,10 @@ const logger = pino(
 )
 
 const app = createApp({ name: 'kit-test', version: '9.9.9', logger, maxBodyBytes: 1024 })
-app.openapi(
+const echoRoute = (path: string) =>
   createRoute({
     method: 'post',
-    path: '/echo',
+    path,
     request: {
       body: {
         required: true,
@@ -37,9 +38,9 @@ app.openapi(
         content: { 'application/json': { schema: z.object({ word: z.string() }) } },
       },
     },
-  }),
-  (c) => c.json({ word: c.req.valid('json').word }, 200),
-)
+  })
+app.openapi(echoRoute('/echo'), (c) => c.json({ word: c.req.valid('json').word }, 200))
+jsonRoute(app, echoRoute('/echo-fast'), (c, body) => c.json({ word: body.word }, 200))
 app.get('/boom', () => {
   throw new Error('database password is hunter2')
 })
@@ -53,34 +54,65 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-describe('error conventions', () => {
+describe.each(['/echo', '/echo-fast'])('error conventions on %s', (echo) => {
   test('default: a valid body passes the schema', async () => {
-    const response = await postJson(`${server.url}/echo`, { word: 'hi' })
+    const response = await postJson(`${server.url}${echo}`, { word: 'hi' })
     expect(response.status).toBe(200)
     expect(response.json).toEqual({ word: 'hi' })
   })
 
   test('behavior: schema failure is 400 with zod issues', async () => {
-    const response = await postJson(`${server.url}/echo`, { word: 'hi', extra: 1 })
+    const response = await postJson(`${server.url}${echo}`, { word: 'hi', extra: 1 })
     expect(response.status).toBe(400)
     expect(response.json.error).toBe('invalid request')
     expect(response.json.issues[0].code).toBe('unrecognized_keys')
   })
 
   test('behavior: malformed JSON is 400', async () => {
-    const response = await postJson(`${server.url}/echo`, '{"word":')
+    const response = await postJson(`${server.url}${echo}`, '{"word":')
     expect(response.status).toBe(400)
     expect(response.json).toEqual({ error: 'malformed JSON body' })
   })
 
   test('behavior: body over the limit is 413', async () => {
-    const response = await postJson(`${server.url}/echo`, { word: 'x'.repeat(2000) })
+    const response = await postJson(`${server.url}${echo}`, { word: 'x'.repeat(2000) })
     expect(response.status).toBe(413)
     expect(response.json.error).toMatch(/over 1024 bytes/)
   })
 
+  test('behavior: a chunked body (no Content-Length) over the limit is 413 too', async () => {
+    const chunk = new TextEncoder().encode(`{"word":"${'x'.repeat(600)}`)
+    const body = new ReadableStream({
+      start(controller) {
+        controller.enqueue(chunk)
+        controller.enqueue(chunk)
+        controller.close()
+      },
+    })
+    const response = await fetch(`${server.url}${echo}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit)
+    expect(response.status).toBe(413)
+    const small = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"word":"ok"}'))
+        controller.close()
+      },
+    })
+    const accepted = await fetch(`${server.url}${echo}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: small,
+      duplex: 'half',
+    } as RequestInit)
+    expect(await accepted.json()).toEqual({ word: 'ok' })
+  })
+
   test('behavior: a non-JSON body on a JSON route is 415', async () => {
-    const response = await fetch(`${server.url}/echo`, {
+    const response = await fetch(`${server.url}${echo}`, {
       method: 'POST',
       headers: { 'content-type': 'text/plain' },
       body: 'word=hi',
@@ -96,7 +128,7 @@ describe('error conventions', () => {
   })
 
   test('behavior: wrong method is 405 with Allow', async () => {
-    const response = await fetch(`${server.url}/echo`, { method: 'GET' })
+    const response = await fetch(`${server.url}${echo}`, { method: 'GET' })
     expect(response.status).toBe(405)
     expect(response.headers.get('allow')).toBe('POST')
     expect(await response.json()).toEqual({ error: 'method not allowed' })

@@ -33,45 +33,69 @@ const referenceOf = (value: unknown): TemplateReference | undefined => {
   return undefined
 }
 
-const resolve = (template: unknown, context: TemplateContext): unknown => {
+type Compiled = (context: TemplateContext) => unknown
+
+/**
+ * Turns a template into a closure once, so building a payload walks no JSON
+ * and looks up no keys: the work per request is the references alone.
+ */
+const compile = (template: unknown): Compiled => {
   const reference = referenceOf(template)
   if (reference) {
+    const { name } = reference
     switch (reference.kind) {
       case 'intent':
-        return context.intent[reference.name]
+        return (context) => context.intent[name]
       case 'knob': {
-        if (reference.name in context.knobs) return context.knobs[reference.name]
-        const fallback = (template as { default?: unknown }).default
-        return fallback === undefined ? OMIT : resolve(fallback, context)
+        const raw = (template as { default?: unknown }).default
+        const fallback = raw === undefined ? undefined : compile(raw)
+        return (context) =>
+          name in context.knobs ? context.knobs[name] : fallback ? fallback(context) : OMIT
       }
       case 'stock':
-        return context.stock ? context.stock[reference.name as 'ticker' | 'address'] : OMIT
+        return (context) => (context.stock ? context.stock[name as 'ticker' | 'address'] : OMIT)
       case 'pinned':
-        return context.pinned?.[reference.name] ?? OMIT
+        return (context) => context.pinned?.[name] ?? OMIT
       case 'salt':
-        return context.salt ?? OMIT
+        return (context) => context.salt ?? OMIT
       default:
         throw new Error(`unknown template reference ${reference.kind}`)
     }
   }
   if (Array.isArray(template)) {
-    return template.map((item) => {
-      const value = resolve(item, context)
-      return value === OMIT ? null : value
-    })
+    const items = template.map(compile)
+    return (context) =>
+      items.map((item) => {
+        const value = item(context)
+        return value === OMIT ? null : value
+      })
   }
   if (typeof template === 'object' && template !== null) {
-    const entries = Object.entries(template).map(
-      ([key, item]) => [key, resolve(item, context)] as const,
-    )
-    return Object.fromEntries(entries.filter(([, value]) => value !== OMIT))
+    const entries = Object.entries(template).map(([key, item]) => [key, compile(item)] as const)
+    return (context) => {
+      const out: Record<string, unknown> = {}
+      for (const [key, item] of entries) {
+        const value = item(context)
+        if (value !== OMIT) out[key] = value
+      }
+      return out
+    }
   }
-  return template
+  return () => template
 }
+
+const compiled = new WeakMap<object, Compiled>()
 
 /** Fills a payload template from an intent; absent optional knobs drop their keys. */
 export const resolveTemplate = (template: unknown, context: TemplateContext): unknown => {
-  const value = resolve(template, context)
+  let build: Compiled
+  if (typeof template === 'object' && template !== null) {
+    build = compiled.get(template) ?? compile(template)
+    compiled.set(template, build)
+  } else {
+    build = compile(template)
+  }
+  const value = build(context)
   return value === OMIT ? undefined : value
 }
 

@@ -1,41 +1,52 @@
 import { ApiError } from '@agents/service-kit'
 import { draftIntent } from '../intent/draft-intent.ts'
+import type { IntentIssue } from '../intent/intent-issue.ts'
 import type { Matrix } from '../matrix/load-matrix.ts'
-import { buildSignPayload } from '../payload/build-sign-payload.ts'
+import {
+  type BuildSignPayloadResult,
+  buildSignPayload,
+  type SignPayload,
+} from '../payload/build-sign-payload.ts'
 import type { SaltMiner } from '../payload/mine-salt-cached.ts'
 
 export type SignPayloadDeps = { matrix: Matrix; mineSalt: SaltMiner }
+
+export type SignPayloadAnswer = { payload: SignPayload; warnings: IntentIssue[] }
 
 /**
  * get_sign_payload and simulate_launch: one function, so the two answer the
  * same bytes for the same intent. An intent with errors is 422 with the
  * draft's `errors`; a salt search over its budget is 503, over its cap 422.
+ * Returns synchronously unless the pad mines a salt.
  */
-export const getSignPayload = async (
+export const getSignPayload = (
   { matrix, mineSalt }: SignPayloadDeps,
   { intent }: { intent: Record<string, unknown> },
-) => {
+): SignPayloadAnswer | Promise<SignPayloadAnswer> => {
   const draft = draftIntent(matrix, intent)
   if (!draft.ok || !draft.intent) {
     throw new ApiError(422, 'intent has errors', { errors: draft.errors, warnings: draft.warnings })
   }
   const pad = matrix.byId.get(draft.intent.pad)!
-  const built = await buildSignPayload({ mineSalt }, { pad, intent: draft.intent })
-  if (!built.ok && built.reason === 'time_budget') {
-    throw new ApiError(503, 'salt mining ran out of its time budget; retry shortly', {
-      reason: built.reason,
-      tried: built.tried,
-    })
-  }
-  if (!built.ok) {
+  const built = buildSignPayload({ mineSalt }, { pad, intent: draft.intent })
+  const answer = (result: BuildSignPayloadResult): SignPayloadAnswer => {
+    if (result.ok) return { payload: result.payload, warnings: draft.warnings }
+    if (result.reason === 'time_budget') {
+      throw new ApiError(503, 'salt mining ran out of its time budget; retry shortly', {
+        reason: result.reason,
+        tried: result.tried,
+      })
+    }
     throw new ApiError(
       422,
       'no salt satisfies the pad rule within the iteration cap; change the intent (for example its name) and retry',
       {
-        errors: [{ code: 'salt_not_found', field: '', message: `tried ${built.tried} candidates` }],
+        errors: [
+          { code: 'salt_not_found', field: '', message: `tried ${result.tried} candidates` },
+        ],
         warnings: draft.warnings,
       },
     )
   }
-  return { payload: built.payload, warnings: draft.warnings }
+  return built instanceof Promise ? built.then(answer) : answer(built)
 }

@@ -30,11 +30,14 @@ const templateContext = (pad: Pad, intent: NormalizedIntent): TemplateContext =>
  * Builds the payload the user's wallet signs, per pad kind. Nothing here
  * touches a network or a key: every address and constant comes from the
  * matrix, and the salt is mined locally.
+ *
+ * Synchronous for the kinds that mine nothing: an await chain costs about a
+ * quarter of a small request on these machines (bench/README.md).
  */
-export const buildSignPayload = async (
+export const buildSignPayload = (
   { mineSalt }: { mineSalt: SaltMiner },
   { pad, intent }: { pad: Pad; intent: NormalizedIntent },
-): Promise<BuildSignPayloadResult> => {
+): BuildSignPayloadResult | Promise<BuildSignPayloadResult> => {
   const context = templateContext(pad, intent)
   const head = { kind: pad.kind, pad: pad.id, chainId: intent.chainId }
   switch (pad.kind) {
@@ -56,50 +59,59 @@ export const buildSignPayload = async (
         payload: { ...head, request: { ...request, body: { ...body, simulateOnly: true } } },
       }
     }
-    case 'party-factory': {
-      const { salt: settings, abi, args, value, to } = pad.payload
-      if (!settings || !to)
-        throw new Error(`pad ${pad.id} has no salt settings; only wired pads are built`)
-      const variant = settings.variants?.find((candidate) =>
-        conditionHolds(candidate.when, intent.knobs),
-      )
-      const deployer = settings.deployer as Hex
-      const initCodeHash = (variant?.initCodeHash ?? settings.initCodeHash) as Hex
-      const rule = variant?.rule ?? settings.rule
-      const mined = await mineSalt({ deployer, initCodeHash, rule, seed: saltSeed(intent) })
-      if (!mined.ok) return mined
-
-      const fragment = abi[0]!
-      const resolved = resolveTemplate(args, { ...context, salt: mined.salt }) as unknown[]
-      const typedArgs = fragment.inputs.map((input, index) =>
-        coerceAbiValue(input as never, resolved[index]),
-      )
-      const data = encodeFunctionData({
-        abi: abi as unknown as Abi,
-        functionName: fragment.name,
-        args: typedArgs,
-      })
-      return {
-        ok: true,
-        payload: {
-          ...head,
-          to,
-          functionName: fragment.name,
-          args: toJsonSafe(typedArgs),
-          data,
-          value: BigInt(resolveTemplate(value, context) as string).toString(),
-          salt: {
-            value: mined.salt,
-            rule,
-            deployer,
-            initCodeHash,
-            predictedAddress: mined.predictedAddress,
-            iterations: mined.iterations,
-          },
-        },
-      }
-    }
+    case 'party-factory':
+      return buildFactoryPayload(mineSalt, pad, intent, context, head)
     default:
       throw new Error(`unknown pad kind ${(pad as { kind: string }).kind}`)
+  }
+}
+
+const buildFactoryPayload = async (
+  mineSalt: SaltMiner,
+  pad: Extract<Pad, { kind: 'party-factory' }>,
+  intent: NormalizedIntent,
+  context: TemplateContext,
+  head: { kind: Pad['kind']; pad: string; chainId: NormalizedIntent['chainId'] },
+): Promise<BuildSignPayloadResult> => {
+  const { salt: settings, abi, args, value, to } = pad.payload
+  if (!settings || !to)
+    throw new Error(`pad ${pad.id} has no salt settings; only wired pads are built`)
+  const variant = settings.variants?.find((candidate) =>
+    conditionHolds(candidate.when, intent.knobs),
+  )
+  const deployer = settings.deployer as Hex
+  const initCodeHash = (variant?.initCodeHash ?? settings.initCodeHash) as Hex
+  const rule = variant?.rule ?? settings.rule
+  const mined = await mineSalt({ deployer, initCodeHash, rule, seed: saltSeed(intent) })
+  if (!mined.ok) return mined
+
+  const fragment = abi[0]!
+  const resolved = resolveTemplate(args, { ...context, salt: mined.salt }) as unknown[]
+  const typedArgs = fragment.inputs.map((input, index) =>
+    coerceAbiValue(input as never, resolved[index]),
+  )
+  const data = encodeFunctionData({
+    abi: abi as unknown as Abi,
+    functionName: fragment.name,
+    args: typedArgs,
+  })
+  return {
+    ok: true,
+    payload: {
+      ...head,
+      to,
+      functionName: fragment.name,
+      args: toJsonSafe(typedArgs),
+      data,
+      value: BigInt(resolveTemplate(value, context) as string).toString(),
+      salt: {
+        value: mined.salt,
+        rule,
+        deployer,
+        initCodeHash,
+        predictedAddress: mined.predictedAddress,
+        iterations: mined.iterations,
+      },
+    },
   }
 }

@@ -1,4 +1,5 @@
-import type { App } from '@agents/service-kit'
+import { type App, jsonRoute } from '@agents/service-kit'
+import type { Context } from 'hono'
 import { draft } from '../operations/draft.ts'
 import { getCapabilities } from '../operations/get-capabilities.ts'
 import { getSignPayload, type SignPayloadDeps } from '../operations/get-sign-payload.ts'
@@ -17,6 +18,12 @@ import {
 } from '../schemas.ts'
 import { jsonResponse, operationRoute } from './operation-route.ts'
 
+/** Answers a value now, or when its promise settles (only factory pads mine asynchronously). */
+const respond = <value>(c: Context, answer: value | Promise<value>) =>
+  answer instanceof Promise
+    ? answer.then((value) => c.json(value as object, 200))
+    : c.json(answer as object, 200)
+
 const busy = {
   503: jsonResponse(ErrorResponse, 'salt mining ran out of its time budget (server busy); retry'),
 }
@@ -29,43 +36,48 @@ export const registerOperations = (app: App, deps: SignPayloadDeps) => {
   const networksJson = JSON.stringify(listNetworks(matrix))
   const jsonHeaders = { 'content-type': 'application/json' }
 
-  app.openapi(
+  jsonRoute(
+    app,
     operationRoute({
       operation: 'list_pads',
       summary: 'every pad, wired and unproven; call first',
       body: EmptyBody,
       response: ListPadsResponse,
     }),
-    (c) => c.body(padsJson, 200, jsonHeaders) as never,
+    (c) => c.body(padsJson, 200, jsonHeaders),
   )
-  app.openapi(
+  jsonRoute(
+    app,
     operationRoute({
       operation: 'list_networks',
       summary: 'the union of the chains the pads list',
       body: EmptyBody,
       response: ListNetworksResponse,
     }),
-    (c) => c.body(networksJson, 200, jsonHeaders) as never,
+    (c) => c.body(networksJson, 200, jsonHeaders),
   )
-  app.openapi(
+  jsonRoute(
+    app,
     operationRoute({
       operation: 'get_capabilities',
       summary: "a pad's knobs, forbidden fields, chains and status",
       body: PadBody,
       response: CapabilitiesResponse,
     }),
-    (c) => c.json(getCapabilities(matrix, c.req.valid('json')), 200),
+    (c, body) => c.json(getCapabilities(matrix, body), 200),
   )
-  app.openapi(
+  jsonRoute(
+    app,
     operationRoute({
       operation: 'draft_intent',
       summary: 'validate an intent: errors, warnings and the normalised intent',
       body: IntentBody,
       response: DraftResponse,
     }),
-    (c) => c.json(draft(matrix, c.req.valid('json')), 200),
+    (c, body) => c.json(draft(matrix, body), 200),
   )
-  app.openapi(
+  jsonRoute(
+    app,
     operationRoute({
       operation: 'simulate_launch',
       summary:
@@ -74,9 +86,10 @@ export const registerOperations = (app: App, deps: SignPayloadDeps) => {
       response: SignPayloadResponse,
       extraResponses: busy,
     }),
-    async (c) => c.json(await getSignPayload(deps, c.req.valid('json')), 200),
+    (c, body) => respond(c, getSignPayload(deps, body)),
   )
-  app.openapi(
+  jsonRoute(
+    app,
     operationRoute({
       operation: 'get_sign_payload',
       summary: "the payload for the user's own wallet to sign",
@@ -84,6 +97,6 @@ export const registerOperations = (app: App, deps: SignPayloadDeps) => {
       response: SignPayloadResponse,
       extraResponses: busy,
     }),
-    async (c) => c.json(await getSignPayload(deps, c.req.valid('json')), 200),
+    (c, body) => respond(c, getSignPayload(deps, body)),
   )
 }
