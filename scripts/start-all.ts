@@ -1,0 +1,45 @@
+// `npm start`: starts every service in services/ (each on its own default
+// port, embedded defaults) and says where each one listens. Ctrl-C stops them all.
+import { spawn } from 'node:child_process'
+import { existsSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const services = readdirSync(join(root, 'services'))
+  .filter((name) => existsSync(join(root, 'services', name, 'src', 'main.ts')))
+  .sort()
+
+const children = services.map((name) => {
+  const child = spawn(process.execPath, ['--import', 'tsx', join('src', 'main.ts')], {
+    cwd: join(root, 'services', name),
+    env: process.env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    // Each service prints one plain "<name> listening on <url>" line; the rest is its JSON log.
+    if (line.includes(' listening on ')) process.stdout.write(`${line}\n`)
+    else if (process.env.START_VERBOSE) process.stdout.write(`[${name}] ${line}\n`)
+  })
+  child.on('exit', (code, signal) => {
+    if (!stopping) {
+      process.stderr.write(`${name} exited (${signal ?? code}); stopping the others\n`)
+      stop(code ?? 1)
+    }
+  })
+  return child
+})
+
+let stopping = false
+const stop = (code = 0) => {
+  stopping = true
+  for (const child of children) child.kill('SIGTERM')
+  setTimeout(() => process.exit(code), 2_000).unref()
+  Promise.all(children.map((child) => new Promise((done) => child.once('exit', done)))).then(() =>
+    process.exit(code),
+  )
+}
+process.on('SIGINT', () => stop())
+process.on('SIGTERM', () => stop())
+process.stdout.write(`starting ${services.join(', ')} (START_VERBOSE=1 shows their logs)\n`)
