@@ -9,6 +9,7 @@ import { addressSatisfies, type SaltRule } from './salt-rule.ts'
 type MinerExports = {
   memory: WebAssembly.Memory
   mine: (start: bigint, count: number, mask: bigint, value: bigint) => number
+  mine2: (start: bigint, count: number, mask: bigint, value: bigint) => number
   digest: (counter: bigint) => void
 }
 const instantiate = async () =>
@@ -44,8 +45,8 @@ describe('WebAssembly Keccak', () => {
     }
   })
 
-  test('behavior: mine returns the first index whose lane matches, as a JS scan finds it', async () => {
-    const { memory, mine } = await instantiate()
+  test('behavior: mine and mine2 return the first index whose lane matches, as a JS scan finds it', async () => {
+    const { memory, mine, mine2 } = await instantiate()
     const deployer = toHex(bytesFrom('d', 20))
     const initCodeHash = toHex(bytesFrom('i', 32))
     const seedSalt = bytesFrom('s', 32)
@@ -64,14 +65,32 @@ describe('WebAssembly Keccak', () => {
       if (addressSatisfies(address, rule)) expected = index
     }
     expect(expected).toBeGreaterThanOrEqual(0)
-    expect(
-      mine(
-        BigInt.asIntN(64, start),
-        5000,
-        BigInt.asIntN(64, 0xffn << 56n),
-        BigInt.asIntN(64, 0x5an << 56n),
-      ),
-    ).toBe(expected)
+    const mask = BigInt.asIntN(64, 0xffn << 56n)
+    const value = BigInt.asIntN(64, 0x5an << 56n)
+    expect(mine(BigInt.asIntN(64, start), 5000, mask, value)).toBe(expected)
+    expect(mine2(BigInt.asIntN(64, start), 5000, mask, value)).toBe(expected)
+    // Odd ranges: the SIMD pass never reports the candidate just past the end.
+    expect(mine2(BigInt.asIntN(64, start), expected, mask, value)).toBe(-1)
+    expect(mine2(BigInt.asIntN(64, start), expected + 1, mask, value)).toBe(expected)
+  })
+
+  test('behavior: mine2 agrees with mine on many ranges and rules', async () => {
+    const { memory, mine, mine2 } = await instantiate()
+    const block = buildPreimageBlock({
+      deployer: toHex(bytesFrom('d2', 20)),
+      initCodeHash: toHex(bytesFrom('i2', 32)),
+      seedSalt: bytesFrom('s2', 32),
+    })
+    new Uint8Array(memory.buffer).set(block, 0)
+    for (let round = 0; round < 200; round++) {
+      const start = BigInt.asIntN(64, BigInt(round) * 0x9e3779b97f4a7c15n)
+      const shift = BigInt(8 * (round % 8))
+      const mask = BigInt.asIntN(64, 0xffn << shift)
+      const value = BigInt.asIntN(64, BigInt(round % 256) << shift)
+      const count = 1 + ((round * 37) % 2000)
+      expect(mine2(start, count, mask, value)).toBe(mine(start, count, mask, value))
+    }
+    expect(mine2(0n, 0, 0n, 0n)).toBe(-1)
   })
 })
 
