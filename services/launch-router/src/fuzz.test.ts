@@ -1,22 +1,9 @@
-import type { RunningServer } from '@agents/service-kit'
 import fc from 'fast-check'
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import { CREATOR, startTestRouter } from './testing.ts'
+import { expect, test } from 'vitest'
+import { CREATOR, OPERATIONS, useTestRouter } from './testing.ts'
 
-let server: RunningServer
-beforeAll(async () => {
-  server = await startTestRouter()
-})
-afterAll(() => server.close())
+const router = useTestRouter()
 
-const OPERATIONS = [
-  'list_pads',
-  'list_networks',
-  'get_capabilities',
-  'draft_intent',
-  'simulate_launch',
-  'get_sign_payload',
-]
 const PADS = [
   'clanker-v4',
   'zora-coin',
@@ -85,7 +72,7 @@ const rawBody = fc.oneof(
 test('property: no body gets a 5xx; every error is JSON with an error message', async () => {
   await fc.assert(
     fc.asyncProperty(fc.constantFrom(...OPERATIONS), rawBody, async (operation, text) => {
-      const response = await fetch(`${server.url}/api/v1/${operation}`, {
+      const response = await fetch(`${router.server.url}/api/v1/${operation}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: text,
@@ -173,7 +160,7 @@ test('property: mutated valid intents get 200 or 422, never a 5xx, and payload o
         const body = JSON.stringify({ intent })
         const answers = await Promise.all(
           ['draft_intent', 'get_sign_payload'].map((operation) =>
-            fetch(`${server.url}/api/v1/${operation}`, {
+            fetch(`${router.server.url}/api/v1/${operation}`, {
               method: 'POST',
               headers: { 'content-type': 'application/json' },
               body,

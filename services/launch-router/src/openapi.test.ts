@@ -1,25 +1,11 @@
-import type { RunningServer } from '@agents/service-kit'
 import { validate } from '@readme/openapi-parser'
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import { startTestRouter } from './testing.ts'
+import { expect, test } from 'vitest'
+import { OPERATIONS, useTestRouter } from './testing.ts'
 
-let server: RunningServer
-beforeAll(async () => {
-  server = await startTestRouter()
-})
-afterAll(() => server.close())
-
-const OPERATIONS = [
-  'list_pads',
-  'list_networks',
-  'get_capabilities',
-  'draft_intent',
-  'simulate_launch',
-  'get_sign_payload',
-]
+const router = useTestRouter()
 
 test('default: GET /openapi.json is a valid OpenAPI 3.1.0 document, version 0.1.0', async () => {
-  const document = await (await fetch(`${server.url}/openapi.json`)).json()
+  const document = await (await fetch(`${router.server.url}/openapi.json`)).json()
   expect(document.openapi).toBe('3.1.0')
   expect(document.info.version).toBe('0.1.0')
   const result = await validate(structuredClone(document))
@@ -28,7 +14,7 @@ test('default: GET /openapi.json is a valid OpenAPI 3.1.0 document, version 0.1.
 })
 
 test('behavior: every operation documents its request and 200/400/422 responses', async () => {
-  const document = await (await fetch(`${server.url}/openapi.json`)).json()
+  const document = await (await fetch(`${router.server.url}/openapi.json`)).json()
   for (const operation of OPERATIONS) {
     const post = document.paths[`/api/v1/${operation}`]?.post
     expect(post, operation).toBeDefined()
