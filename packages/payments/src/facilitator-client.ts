@@ -1,0 +1,60 @@
+/** How to reach an x402 facilitator over HTTP. */
+export type FacilitatorSettings = {
+  url: string
+  /** Sent with every call (e.g. an API key header). */
+  headers?: Record<string, string>
+  timeoutMs?: number
+}
+
+export type FacilitatorVerify = { isValid: boolean; invalidReason?: string; payer?: string }
+export type FacilitatorSettle = {
+  success: boolean
+  errorReason?: string
+  transaction?: string
+  network?: string
+  payer?: string
+}
+
+type CallResult<value> = { ok: true; value: value } | { ok: false; detail: string }
+
+const call = async <value>(
+  { url, headers = {}, timeoutMs = 10_000 }: FacilitatorSettings,
+  path: '/verify' | '/settle',
+  body: unknown,
+): Promise<CallResult<value>> => {
+  try {
+    const response = await fetch(new URL(path, url.endsWith('/') ? url : `${url}/`), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body, (_key, item) =>
+        typeof item === 'bigint' ? item.toString() : item,
+      ),
+      signal: AbortSignal.timeout(timeoutMs),
+    })
+    const text = await response.text()
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(text)
+    } catch {
+      return { ok: false, detail: `facilitator ${path} answered ${response.status} without JSON` }
+    }
+    // A facilitator answers 400 with a verdict for invalid payloads; anything
+    // else that is not 2xx is the facilitator failing, not the payment.
+    if (!response.ok && response.status !== 400) {
+      return { ok: false, detail: `facilitator ${path} answered ${response.status}` }
+    }
+    if (typeof parsed !== 'object' || parsed === null)
+      return { ok: false, detail: `facilitator ${path} answered no object` }
+    return { ok: true, value: parsed as value }
+  } catch (error) {
+    return { ok: false, detail: `facilitator ${path} unreachable: ${(error as Error).name}` }
+  }
+}
+
+/** `POST /verify`: is this payment valid for these requirements? */
+export const facilitatorVerify = (settings: FacilitatorSettings, body: unknown) =>
+  call<FacilitatorVerify>(settings, '/verify', body)
+
+/** `POST /settle`: move the funds on-chain. */
+export const facilitatorSettle = (settings: FacilitatorSettings, body: unknown) =>
+  call<FacilitatorSettle>(settings, '/settle', body)
