@@ -9,6 +9,7 @@ import type { ReceiptStore } from '../receipt-store.ts'
 import type { PaymentReceipt } from '../types.ts'
 import { checkPayment, PaymentPayloadV1, PaymentPayloadV2 } from './check-payment.ts'
 import type { RequirementV1, RequirementV2 } from './requirements.ts'
+import { fromV1NetworkName, toV1NetworkName } from './v1-networks.ts'
 
 export type VerifyX402Deps = { facilitator: FacilitatorSettings; store: ReceiptStore }
 
@@ -58,16 +59,18 @@ export const verifyX402 = async (
     const parsed = PaymentPayloadV1.safeParse(decoded)
     if (!parsed.success)
       return fail(PaymentReason.malformed, 'X-PAYMENT is not a v1 payment payload')
-    const requirementV1 = offeredV1.find((candidate) => candidate.network === parsed.data.network)
-    requirement = offered.find((candidate) => candidate.network === parsed.data.network)
+    const network = fromV1NetworkName(parsed.data.network)
+    const requirementV1 = offeredV1.find((candidate) => candidate.network === network)
+    requirement = offered.find((candidate) => candidate.network === network)
     if (!requirementV1 || !requirement)
       return fail(PaymentReason.networkMismatch, `network ${parsed.data.network} is not offered`)
-    check = checkPayment(
-      requirement,
-      { scheme: parsed.data.scheme, network: parsed.data.network },
-      parsed.data.payload,
-    )
-    body = { x402Version: 1, paymentPayload: parsed.data, paymentRequirements: requirementV1 }
+    check = checkPayment(requirement, { scheme: parsed.data.scheme, network }, parsed.data.payload)
+    const v1Network = toV1NetworkName(network)
+    body = {
+      x402Version: 1,
+      paymentPayload: { ...parsed.data, network: v1Network },
+      paymentRequirements: { ...requirementV1, network: v1Network },
+    }
   }
   if (!check.ok) return check
 
