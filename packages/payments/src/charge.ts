@@ -67,8 +67,9 @@ export const charge = async (
         encodeBase64Json({
           x402Version: 2,
           error: status ? 'payment not verified' : 'payment required',
+          // v2 wants the resource's full URL; the legacy v1 body keeps the path.
           resource: {
-            url: resource.url,
+            url: new URL(resource.url, request.url).href,
             description: resource.description,
             mimeType: resource.mimeType ?? 'application/json',
           },

@@ -23,6 +23,7 @@ export {
   X_PAYMENT_HEADER,
   X_PAYMENT_RESPONSE_HEADER,
 } from './headers.ts'
+export { createMppAdapter, type MppSettings } from './mpp/create-mpp-adapter.ts'
 export { type PaidOptions, type PayerVariables, paid } from './paid.ts'
 export { createMemoryReceiptStore, type ReceiptStore } from './receipt-store.ts'
 export type { Network, PaymentReceipt, Price, Resource, X402Rail } from './types.ts'

@@ -98,7 +98,7 @@ describe('the 402 challenge', () => {
       x402Version: 2,
       error: 'payment required',
       resource: {
-        url: '/report',
+        url: `${url}/report`,
         description: 'compatibility report',
         mimeType: 'application/json',
       },

@@ -1,0 +1,146 @@
+import type { AddressInfo } from 'node:net'
+import { type Devnet, startDevnet } from '@agents/devnet'
+import { serve } from '@hono/node-server'
+import { Hono } from 'hono'
+import { createClient, http } from 'viem'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { PaymentsDeps } from './charge.ts'
+import { decodeBase64Json } from './headers.ts'
+import { createMppAdapter } from './mpp/create-mpp-adapter.ts'
+import { type PayerVariables, paid } from './paid.ts'
+import { createMemoryReceiptStore } from './receipt-store.ts'
+
+const SPLIT_TO = '0x6000000000000000000000000000000000000006'
+let devnet: Devnet
+let url: string
+let closeServer: () => void
+const seen: string[] = []
+
+beforeAll(async () => {
+  devnet = await startDevnet()
+  const tempo = devnet.tempo!
+  const store = createMemoryReceiptStore()
+  const deps: PaymentsDeps = {
+    x402: {
+      rails: [
+        {
+          network: 'eip155:8453',
+          asset: devnet.base.usdc,
+          payTo: devnet.accounts.payee,
+          extra: { name: 'USD Coin', version: '2' },
+        },
+      ],
+      facilitator: { url: devnet.facilitator.url },
+    },
+    mpp: createMppAdapter(
+      {
+        secretKey: 'test-secret-test-secret-test-secret-0123',
+        realm: 'payments-test',
+        chainId: tempo.chainId,
+        currency: tempo.currency,
+        recipient: devnet.accounts.payee,
+        getClient: () =>
+          createClient({
+            chain: tempo.publicClient.chain!,
+            transport: http(tempo.rpcUrl),
+            pollingInterval: 50,
+          }),
+      },
+      { store },
+    ),
+    store,
+  }
+  const app = new Hono<{ Variables: PayerVariables }>()
+  // Remembers each credential so a test can replay one.
+  app.use(async (c, next) => {
+    const authorization = c.req.header('authorization')
+    if (authorization) seen.push(authorization)
+    await next()
+  })
+  app.post('/report', paid(deps, { price: { amount: 250_000n }, description: 'report' }), (c) =>
+    c.json({ ok: true }),
+  )
+  app.post(
+    '/split',
+    paid(deps, {
+      price: { amount: 400_000n, splits: [{ recipient: SPLIT_TO, amount: 100_000n }] },
+    }),
+    (c) => c.json({ ok: true }),
+  )
+  await new Promise<void>((resolve) => {
+    const server = serve(
+      { fetch: app.fetch, port: 0, hostname: '127.0.0.1' },
+      (info: AddressInfo) => {
+        url = `http://127.0.0.1:${info.port}`
+        resolve()
+      },
+    )
+    closeServer = () => server.close()
+  })
+}, 60_000)
+afterAll(async () => {
+  closeServer?.()
+  await devnet?.stop()
+})
+
+/** The parameters of a `WWW-Authenticate: Payment k="v", ...` header. */
+const parseChallenge = (header: string) =>
+  Object.fromEntries([...header.matchAll(/(\w+)="([^"]*)"/g)].map((match) => [match[1], match[2]]))
+
+describe('MPP on the Tempo devnet', () => {
+  test('default: one 402 carries the x402 header and the MPP Tempo charge challenge', async () => {
+    const response = await fetch(`${url}/split`, { method: 'POST' })
+    expect(response.status).toBe(402)
+    expect(decodeBase64Json(response.headers.get('payment-required')!)).toMatchObject({
+      x402Version: 2,
+    })
+    const header = response.headers.get('www-authenticate')!
+    expect(header.startsWith('Payment ')).toBe(true)
+    const challenge = parseChallenge(header)
+    expect(challenge).toMatchObject({ method: 'tempo', intent: 'charge', realm: 'payments-test' })
+    const request = JSON.parse(Buffer.from(challenge.request!, 'base64url').toString('utf8'))
+    expect(request).toMatchObject({
+      amount: '400000',
+      currency: devnet.tempo!.currency,
+      recipient: devnet.accounts.payee,
+      methodDetails: {
+        chainId: devnet.tempo!.chainId,
+        splits: [{ recipient: SPLIT_TO, amount: '100000' }],
+      },
+    })
+  })
+
+  test('behavior: push payment with mppx/client: 200, Payment-Receipt, the recipient paid exactly', async () => {
+    const before = await devnet.tempoBalance!(devnet.accounts.payee)
+    const response = await devnet.mppFetch!()(`${url}/report`, { method: 'POST' })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ ok: true })
+    expect(response.headers.get('payment-receipt')).toBeTruthy()
+    expect((await devnet.tempoBalance!(devnet.accounts.payee)) - before).toBe(250_000n)
+  })
+
+  test('errors: a credential replayed is refused and nothing is fulfilled', async () => {
+    const credential = seen.at(-1)!
+    const replay = await fetch(`${url}/split`, {
+      method: 'POST',
+      headers: { authorization: credential },
+    })
+    expect(replay.status).toBe(402)
+    const body = await replay.json()
+    expect(body.error).toBe('payment not verified')
+    expect(['payment_already_used', 'mpp_credential_rejected']).toContain(body.reason)
+    expect(replay.headers.get('www-authenticate')).toBeTruthy()
+  })
+
+  test('errors: a garbage credential is refused', async () => {
+    const response = await fetch(`${url}/report`, {
+      method: 'POST',
+      headers: { authorization: 'Payment not-a-credential' },
+    })
+    expect(response.status).toBe(402)
+    expect(await response.json()).toMatchObject({
+      error: 'payment not verified',
+      reason: 'mpp_credential_rejected',
+    })
+  })
+})
