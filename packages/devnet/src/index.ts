@@ -1,0 +1,18 @@
+export {
+  type SpawnAnvilParameters,
+  type SpawnAnvilReturnType,
+  spawnAnvil,
+} from './anvil/spawn-anvil.ts'
+export { BASE_CHAIN_ID } from './chains/start-base-chain.ts'
+export { TEMPO_CHAIN_ID, TEMPO_PATH_USD } from './chains/start-tempo-chain.ts'
+export type { V1Requirements } from './clients/sign-v1-payment.ts'
+export { DEVNET_PRIVATE_KEYS, type DevnetAccounts, getDevnetAccounts } from './devnet-accounts.ts'
+export type { FacilitatorBehavior } from './facilitator/create-facilitator-app.ts'
+export { type ServeLocalReturnType, serveLocal } from './serve-local.ts'
+export {
+  DEVNET_PAYER_USDC,
+  type Devnet,
+  type StartDevnetParameters,
+  startDevnet,
+} from './start-devnet.ts'
+export { BASE_USDC_ADDRESS } from './usdc/install-usdc.ts'
