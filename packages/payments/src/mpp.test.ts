@@ -119,6 +119,15 @@ describe('MPP on the Tempo devnet', () => {
     expect((await devnet.tempoBalance!(devnet.accounts.payee)) - before).toBe(250_000n)
   })
 
+  test('behavior: splits pay their share; the recipient gets the rest', async () => {
+    const recipientBefore = await devnet.tempoBalance!(devnet.accounts.payee)
+    const splitBefore = await devnet.tempoBalance!(SPLIT_TO)
+    const response = await devnet.mppFetch!()(`${url}/split`, { method: 'POST' })
+    expect(response.status).toBe(200)
+    expect((await devnet.tempoBalance!(SPLIT_TO)) - splitBefore).toBe(100_000n)
+    expect((await devnet.tempoBalance!(devnet.accounts.payee)) - recipientBefore).toBe(300_000n)
+  })
+
   test('errors: a credential replayed is refused and nothing is fulfilled', async () => {
     const credential = seen.at(-1)!
     const replay = await fetch(`${url}/split`, {
