@@ -1,7 +1,7 @@
 // `npm start`: starts every service in services/ (each on its own default
 // port, embedded defaults) and says where each one listens. Ctrl-C stops them all.
 import { spawn } from 'node:child_process'
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
@@ -11,10 +11,36 @@ const services = readdirSync(join(root, 'services'))
   .filter((name) => existsSync(join(root, 'services', name, 'src', 'main.ts')))
   .sort()
 
+// A service that takes payments says so in its package.json
+// ("agentServices": { "payments": true }). Unless payment settings are
+// configured, they all get the local devnet (anvil chains, USDC, facilitator).
+const takesPayments = services.filter((name) => {
+  const manifest = JSON.parse(readFileSync(join(root, 'services', name, 'package.json'), 'utf8'))
+  return manifest.agentServices?.payments === true
+})
+let paymentEnv: Record<string, string> = {}
+let stopDevnet: (() => Promise<void>) | undefined
+if (takesPayments.length === 0) {
+  process.stdout.write('payments: no running service takes payments; no devnet started\n')
+} else if (process.env.PAYMENTS_FACILITATOR_URL) {
+  process.stdout.write(
+    `payments: configured (facilitator ${process.env.PAYMENTS_FACILITATOR_URL})\n`,
+  )
+} else {
+  const { devnetEnv, startDevnet } = await import('@agents/devnet')
+  const devnet = await startDevnet()
+  paymentEnv = devnetEnv(devnet)
+  stopDevnet = devnet.stop
+  process.stdout.write(
+    `payments: DEVNET (local anvil chains, throwaway keys, no real money): facilitator ${devnet.facilitator.url}, ` +
+      `Base ${devnet.base.rpcUrl}${devnet.tempo ? `, Tempo ${devnet.tempo.rpcUrl}` : ''}\n`,
+  )
+}
+
 const children = services.map((name) => {
   const child = spawn(process.execPath, ['--import', 'tsx', join('src', 'main.ts')], {
     cwd: join(root, 'services', name),
-    env: process.env,
+    env: { ...process.env, ...(takesPayments.includes(name) ? paymentEnv : {}) },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   createInterface({ input: child.stdout }).on('line', (line) => {

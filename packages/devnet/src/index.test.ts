@@ -10,6 +10,7 @@ test('exports', () => {
       "DEVNET_PRIVATE_KEYS",
       "TEMPO_CHAIN_ID",
       "TEMPO_PATH_USD",
+      "devnetEnv",
       "getDevnetAccounts",
       "serveLocal",
       "spawnAnvil",

@@ -7,6 +7,7 @@ export { BASE_CHAIN_ID } from './chains/start-base-chain.ts'
 export { TEMPO_CHAIN_ID, TEMPO_PATH_USD } from './chains/start-tempo-chain.ts'
 export type { V1Requirements } from './clients/sign-v1-payment.ts'
 export { DEVNET_PRIVATE_KEYS, type DevnetAccounts, getDevnetAccounts } from './devnet-accounts.ts'
+export { devnetEnv } from './devnet-env.ts'
 export type { FacilitatorBehavior } from './facilitator/create-facilitator-app.ts'
 export { type ServeLocalReturnType, serveLocal } from './serve-local.ts'
 export {

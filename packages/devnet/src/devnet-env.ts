@@ -1,0 +1,20 @@
+import type { Devnet } from './start-devnet.ts'
+
+/**
+ * The environment a paid service reads to take payments on this devnet
+ * (`npm start` passes it on). `PAYMENTS_DEVNET=1` lets a service's
+ * production guard refuse it.
+ */
+export const devnetEnv = (devnet: Devnet): Record<string, string> => ({
+  PAYMENTS_DEVNET: '1',
+  PAYMENTS_FACILITATOR_URL: devnet.facilitator.url,
+  PAYMENTS_BASE_RPC_URL: devnet.base.rpcUrl,
+  PAYMENTS_BASE_USDC: devnet.base.usdc,
+  ...(devnet.tempo
+    ? {
+        PAYMENTS_TEMPO_RPC_URL: devnet.tempo.rpcUrl,
+        PAYMENTS_TEMPO_CHAIN_ID: String(devnet.tempo.chainId),
+        PAYMENTS_TEMPO_CURRENCY: devnet.tempo.currency,
+      }
+    : {}),
+})
