@@ -62,9 +62,9 @@ const stop = (code = 0) => {
   stopping = true
   for (const child of children) child.kill('SIGTERM')
   setTimeout(() => process.exit(code), 2_000).unref()
-  Promise.all(children.map((child) => new Promise((done) => child.once('exit', done)))).then(() =>
-    process.exit(code),
-  )
+  Promise.all(children.map((child) => new Promise((done) => child.once('exit', done))))
+    .then(() => stopDevnet?.())
+    .then(() => process.exit(code))
 }
 process.on('SIGINT', () => stop())
 process.on('SIGTERM', () => stop())
