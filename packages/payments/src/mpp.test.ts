@@ -106,6 +106,7 @@ describe('MPP on the Tempo devnet', () => {
       methodDetails: {
         chainId: devnet.tempo!.chainId,
         splits: [{ recipient: SPLIT_TO, amount: '100000' }],
+        supportedModes: ['push'],
       },
     })
   })

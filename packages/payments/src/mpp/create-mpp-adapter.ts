@@ -48,6 +48,9 @@ export const createMppAdapter = (
     amount: formatUnits(price.amount, USDC_DECIMALS),
     decimals: USDC_DECIMALS,
     description: resource.description,
+    // Push only: the client broadcasts. Pull would make the server broadcast
+    // (and sponsor fees with a key), and no service here holds a key.
+    supportedModes: ['push'],
     ...(price.splits
       ? {
           splits: price.splits.map((split) => ({
