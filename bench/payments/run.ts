@@ -1,8 +1,7 @@
 // Payments benchmark: 200 paid requests in a row on the devnet, beside the
 // facilitator's own verify + settle measured directly in the same run. Our
 // overhead is the difference, as a ratio of the facilitator's time.
-import type { AddressInfo } from 'node:net'
-import { startDevnet } from '@agents/devnet'
+import { serveLocal, startDevnet } from '@agents/devnet'
 import {
   createMemoryReceiptStore,
   facilitatorSettle,
@@ -11,7 +10,6 @@ import {
   type RequirementV2,
 } from '@agents/payments'
 import { paymentSignatureHeader, signAuthorization } from '@agents/payments/testing'
-import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 200)
@@ -37,13 +35,7 @@ app.post(
   ),
   (c) => c.json({ ok: true }),
 )
-const server = await new Promise<{ url: string; close: () => void }>((resolve) => {
-  const listener = serve(
-    { fetch: app.fetch, port: 0, hostname: '127.0.0.1' },
-    (info: AddressInfo) =>
-      resolve({ url: `http://127.0.0.1:${info.port}`, close: () => listener.close() }),
-  )
-})
+const server = await serveLocal(app.fetch)
 const requirement: RequirementV2 = {
   scheme: 'exact',
   maxTimeoutSeconds: 300,
@@ -100,6 +92,6 @@ try {
     `our overhead at the median: ${(overhead * 100).toFixed(1)} % of the facilitator's time   (goal at most 10 %)`,
   )
 } finally {
-  server.close()
+  await server.close()
   await devnet.stop()
 }

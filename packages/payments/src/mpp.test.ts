@@ -1,6 +1,4 @@
-import type { AddressInfo } from 'node:net'
-import { type Devnet, startDevnet } from '@agents/devnet'
-import { serve } from '@hono/node-server'
+import { type Devnet, serveLocal, startDevnet } from '@agents/devnet'
 import { Hono } from 'hono'
 import { createClient, http } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -13,7 +11,7 @@ import { createMemoryReceiptStore } from './receipt-store.ts'
 const SPLIT_TO = '0x6000000000000000000000000000000000000006'
 let devnet: Devnet
 let url: string
-let closeServer: () => void
+let closeServer: () => Promise<void>
 const seen: string[] = []
 
 beforeAll(async () => {
@@ -67,19 +65,12 @@ beforeAll(async () => {
     }),
     (c) => c.json({ ok: true }),
   )
-  await new Promise<void>((resolve) => {
-    const server = serve(
-      { fetch: app.fetch, port: 0, hostname: '127.0.0.1' },
-      (info: AddressInfo) => {
-        url = `http://127.0.0.1:${info.port}`
-        resolve()
-      },
-    )
-    closeServer = () => server.close()
-  })
+  const served = await serveLocal(app.fetch)
+  url = served.url
+  closeServer = served.close
 }, 60_000)
 afterAll(async () => {
-  closeServer?.()
+  await closeServer?.()
   await devnet?.stop()
 })
 

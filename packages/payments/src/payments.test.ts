@@ -1,6 +1,4 @@
-import type { AddressInfo } from 'node:net'
-import { type Devnet, startDevnet } from '@agents/devnet'
-import { serve } from '@hono/node-server'
+import { type Devnet, serveLocal, startDevnet } from '@agents/devnet'
 import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { PaymentsDeps } from './charge.ts'
@@ -16,7 +14,7 @@ const SPLIT = '0x5000000000000000000000000000000000000005'
 
 let devnet: Devnet
 let url: string
-let closeServer: () => void
+let closeServer: () => Promise<void>
 let deps: PaymentsDeps
 const store = createMemoryReceiptStore()
 
@@ -59,19 +57,12 @@ beforeAll(async () => {
     }),
     (c) => c.json({ paid: c.get('payment').amount }),
   )
-  await new Promise<void>((resolve) => {
-    const server = serve(
-      { fetch: app.fetch, port: 0, hostname: '127.0.0.1' },
-      (info: AddressInfo) => {
-        url = `http://127.0.0.1:${info.port}`
-        resolve()
-      },
-    )
-    closeServer = () => server.close()
-  })
+  const served = await serveLocal(app.fetch)
+  url = served.url
+  closeServer = served.close
 }, 60_000)
 afterAll(async () => {
-  closeServer?.()
+  await closeServer?.()
   await devnet?.stop()
 })
 
