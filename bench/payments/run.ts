@@ -9,7 +9,7 @@ import {
   paid,
   type RequirementV2,
 } from '@agents/payments'
-import { paymentSignatureHeader, signAuthorization } from '@agents/payments/testing'
+import { devnetBaseRail, paymentSignatureHeader, signAuthorization } from '@agents/payments/testing'
 import { Hono } from 'hono'
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 200)
@@ -20,12 +20,7 @@ const percentile = (values: number[], p: number) => {
 
 const devnet = await startDevnet({ tempo: false })
 const facilitator = { url: devnet.facilitator.url }
-const rail = {
-  network: 'eip155:8453' as const,
-  asset: devnet.base.usdc,
-  payTo: devnet.accounts.payee,
-  extra: { name: 'USD Coin', version: '2' },
-}
+const rail = devnetBaseRail(devnet)
 const app = new Hono()
 app.post(
   '/paid',

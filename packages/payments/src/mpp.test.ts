@@ -7,6 +7,7 @@ import { decodeBase64Json } from './headers.ts'
 import { createMppAdapter } from './mpp/create-mpp-adapter.ts'
 import { type PayerVariables, paid } from './paid.ts'
 import { createMemoryReceiptStore } from './receipt-store.ts'
+import { devnetBaseRail } from './testing/devnet-rail.ts'
 
 const SPLIT_TO = '0x6000000000000000000000000000000000000006'
 let devnet: Devnet
@@ -20,14 +21,7 @@ beforeAll(async () => {
   const store = createMemoryReceiptStore()
   const deps: PaymentsDeps = {
     x402: {
-      rails: [
-        {
-          network: 'eip155:8453',
-          asset: devnet.base.usdc,
-          payTo: devnet.accounts.payee,
-          extra: { name: 'USD Coin', version: '2' },
-        },
-      ],
+      rails: [devnetBaseRail(devnet)],
       facilitator: { url: devnet.facilitator.url },
     },
     mpp: createMppAdapter(

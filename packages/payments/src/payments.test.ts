@@ -5,6 +5,7 @@ import type { PaymentsDeps } from './charge.ts'
 import { decodeBase64Json, encodeBase64Json } from './headers.ts'
 import { type PayerVariables, paid } from './paid.ts'
 import { createMemoryReceiptStore } from './receipt-store.ts'
+import { devnetBaseRail } from './testing/devnet-rail.ts'
 import { paymentSignatureHeader, xPaymentHeader } from './testing/sign-authorization.ts'
 import type { RequirementV2 } from './x402/requirements.ts'
 
@@ -23,12 +24,7 @@ beforeAll(async () => {
   deps = {
     x402: {
       rails: [
-        {
-          network: 'eip155:8453',
-          asset: devnet.base.usdc,
-          payTo: devnet.accounts.payee,
-          extra: { name: 'USD Coin', version: '2' },
-        },
+        devnetBaseRail(devnet),
         {
           network: SOLANA,
           asset: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
