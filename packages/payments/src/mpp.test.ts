@@ -1,5 +1,6 @@
 import { type Devnet, serveLocal, startDevnet } from '@agents/devnet'
 import { Hono } from 'hono'
+import { Mppx as ClientMppx, tempo as clientTempo } from 'mppx/client'
 import { createClient, http } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { PaymentsDeps } from './charge.ts'
@@ -8,12 +9,14 @@ import { createMppAdapter } from './mpp/create-mpp-adapter.ts'
 import { type PayerVariables, paid } from './paid.ts'
 import { createMemoryReceiptStore } from './receipt-store.ts'
 import { devnetBaseRail } from './testing/devnet-rail.ts'
+import { createTempoBroadcastFake } from './testing/tempo-broadcast-fake.ts'
 
 const SPLIT_TO = '0x6000000000000000000000000000000000000006'
 let devnet: Devnet
 let url: string
 let closeServer: () => Promise<void>
 const seen: string[] = []
+let fake: ReturnType<typeof createTempoBroadcastFake>
 
 beforeAll(async () => {
   devnet = await startDevnet()
@@ -42,6 +45,24 @@ beforeAll(async () => {
     ),
     store,
   }
+  // Pull mode: this server broadcasts the payer-signed transaction, through
+  // a client whose broadcast is replaced (anvil cannot execute pull payments).
+  fake = createTempoBroadcastFake({ chain: tempo.publicClient.chain!, rpcUrl: tempo.rpcUrl })
+  const pullDeps: PaymentsDeps = {
+    mpp: createMppAdapter(
+      {
+        secretKey: 'test-secret-test-secret-test-secret-0123',
+        realm: 'payments-test',
+        chainId: tempo.chainId,
+        currency: tempo.currency,
+        recipient: devnet.accounts.payee,
+        getClient: () => fake.client,
+        modes: ['pull'],
+      },
+      { store },
+    ),
+    store,
+  }
   const app = new Hono<{ Variables: PayerVariables }>()
   // Remembers each credential so a test can replay one.
   app.use(async (c, next) => {
@@ -58,6 +79,9 @@ beforeAll(async () => {
       price: { amount: 400_000n, splits: [{ recipient: SPLIT_TO, amount: 100_000n }] },
     }),
     (c) => c.json({ ok: true }),
+  )
+  app.post('/pull', paid(pullDeps, { price: { amount: 100_000n }, description: 'pull' }), (c) =>
+    c.json({ payer: c.get('payment').payer, transaction: c.get('payment').transaction }),
   )
   const served = await serveLocal(app.fetch)
   url = served.url
@@ -136,6 +160,79 @@ describe('MPP on the Tempo devnet', () => {
     expect(await response.json()).toMatchObject({
       error: 'payment not verified',
       reason: 'mpp_credential_rejected',
+    })
+  })
+
+  describe('pull mode, with the broadcast replaced (anvil cannot execute pull payments)', () => {
+    const pullFetch = () => {
+      const tempo = devnet.tempo!
+      const client = createClient({
+        chain: tempo.publicClient.chain!,
+        transport: http(tempo.rpcUrl),
+        pollingInterval: 50,
+      })
+      return ClientMppx.create({
+        polyfill: false,
+        methods: [
+          clientTempo.charge({
+            account: devnet.accounts.payer,
+            mode: 'pull',
+            getClient: () => client,
+          }),
+        ],
+      }).fetch as typeof fetch
+    }
+
+    test('behavior: the challenge offers pull; the server broadcasts the payer-signed transfer once', async () => {
+      const challenge = await fetch(`${url}/pull`, { method: 'POST' })
+      const request = JSON.parse(
+        Buffer.from(
+          parseChallenge(challenge.headers.get('www-authenticate')!).request!,
+          'base64url',
+        ).toString(),
+      )
+      expect(request.methodDetails.supportedModes).toEqual(['pull'])
+
+      const before = fake.broadcasts.length
+      const response = await pullFetch()(`${url}/pull`, { method: 'POST' })
+      expect(response.status).toBe(200)
+      expect(response.headers.get('payment-receipt')).toBeTruthy()
+      const body = await response.json()
+      expect(fake.broadcasts).toHaveLength(before + 1)
+      const broadcast = fake.broadcasts.at(-1)!
+      expect(broadcast.from.toLowerCase()).toBe(devnet.accounts.payer.address.toLowerCase())
+      expect(body.transaction.toLowerCase()).toBe(broadcast.hash.toLowerCase())
+      expect(body.payer.toLowerCase()).toBe(devnet.accounts.payer.address.toLowerCase())
+      const transfer = broadcast.calls.find((call) => call.functionName.startsWith('transfer'))!
+      expect(transfer.to.toLowerCase()).toBe(devnet.tempo!.currency.toLowerCase())
+      expect(transfer.args[0]).toBe(devnet.accounts.payee)
+      expect(transfer.args[1]).toBe(100_000n)
+    })
+
+    test('errors: a pull credential replayed is refused and not broadcast again', async () => {
+      const before = fake.broadcasts.length
+      const replay = await fetch(`${url}/pull`, {
+        method: 'POST',
+        headers: { authorization: seen.at(-1)! },
+      })
+      expect(replay.status).toBe(402)
+      expect((await replay.json()).error).toBe('payment not verified')
+      expect(fake.broadcasts).toHaveLength(before)
+    })
+
+    test('errors: a pull credential presented to a push-only route is refused, nothing broadcast', async () => {
+      // mppx's client will not offer pull to a push-only challenge, so send the captured one.
+      const before = fake.broadcasts.length
+      const response = await fetch(`${url}/report`, {
+        method: 'POST',
+        headers: { authorization: seen.at(-1)! },
+      })
+      expect(response.status).toBe(402)
+      expect(await response.json()).toMatchObject({
+        error: 'payment not verified',
+        reason: 'mpp_credential_rejected',
+      })
+      expect(fake.broadcasts).toHaveLength(before)
     })
   })
 })

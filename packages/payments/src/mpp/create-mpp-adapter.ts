@@ -1,4 +1,4 @@
-import { Receipt } from 'mppx'
+import { Credential, Receipt } from 'mppx'
 import { Mppx, tempo } from 'mppx/server'
 import { type Client, formatUnits } from 'viem'
 import type { MppAdapter } from '../charge.ts'
@@ -16,8 +16,14 @@ export type MppSettings = {
   /** The TIP-20 USDC (6 decimals) the charge is paid in. */
   currency: `0x${string}`
   recipient: `0x${string}`
-  /** A viem client for the Tempo chain, to read the pushed transaction. */
+  /** A viem client for the Tempo chain: reads pushed transactions, broadcasts pulled ones. */
   getClient: () => Client
+  /**
+   * Default push: the payer broadcasts and sends the hash. Pull makes this
+   * server broadcast the payer-signed transaction (the payer still pays the
+   * fee: no fee payer, no key here).
+   */
+  modes?: Array<'push' | 'pull'>
 }
 
 const USDC_DECIMALS = 6
@@ -48,9 +54,7 @@ export const createMppAdapter = (
     amount: formatUnits(price.amount, USDC_DECIMALS),
     decimals: USDC_DECIMALS,
     description: resource.description,
-    // Push only: the client broadcasts. Pull would make the server broadcast
-    // (and sponsor fees with a key), and no service here holds a key.
-    supportedModes: ['push'],
+    supportedModes: settings.modes ?? ['push'],
     ...(price.splits
       ? {
           splits: price.splits.map((split) => ({
@@ -116,7 +120,7 @@ export const createMppAdapter = (
       const paid = {
         rail: 'mpp' as const,
         network: `eip155:${settings.chainId}`,
-        payer: '',
+        payer: payerOf(request.headers.get('authorization')!),
         amount: price.amount.toString(),
         transaction: receipt.reference,
         reference,
@@ -130,3 +134,13 @@ export const createMppAdapter = (
 type MppxResult =
   | { status: 402; challenge: Response }
   | { status: 200; withReceipt: (response: Response) => Response }
+
+/** The payer named by the credential's `source` (`did:pkh:eip155:<chain>:<address>`), if any. */
+const payerOf = (authorization: string) => {
+  try {
+    const source = Credential.deserialize(authorization).source ?? ''
+    return /0x[0-9a-fA-F]{40}$/.exec(source)?.[0] ?? ''
+  } catch {
+    return ''
+  }
+}
