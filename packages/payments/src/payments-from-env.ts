@@ -1,0 +1,156 @@
+import { type Chain, createClient, http, isAddress } from 'viem'
+import { tempo } from 'viem/chains'
+import { z } from 'zod'
+import type { PaymentsDeps } from './charge.ts'
+import { checkPaymentSettings } from './check-settings.ts'
+import { PaymentsConfigError } from './errors.ts'
+import { createMppAdapter } from './mpp/create-mpp-adapter.ts'
+import type { ReceiptStore } from './receipt-store.ts'
+import type { X402Rail } from './types.ts'
+
+const EvmAddress = z
+  .string()
+  .refine((value) => isAddress(value, { strict: false }), 'expected a 0x address')
+
+/** The payment settings a paid service reads from its environment (npm start fills them from the devnet). */
+export const PaymentsEnv = z.object({
+  NODE_ENV: z.string().optional(),
+  /** "1" when the settings point at the devnet: refused in production. */
+  PAYMENTS_DEVNET: z.enum(['0', '1']).default('0'),
+  PAYMENTS_FACILITATOR_URL: z.string().url().optional(),
+  /** JSON object of headers sent to the facilitator (e.g. an API key). */
+  PAYMENTS_FACILITATOR_HEADERS: z
+    .string()
+    .transform((text, context) => {
+      try {
+        return z.record(z.string(), z.string()).parse(JSON.parse(text))
+      } catch {
+        context.addIssue({ code: 'custom', message: 'expected a JSON object of strings' })
+        return z.NEVER
+      }
+    })
+    .optional(),
+  PAYMENTS_FACILITATOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  PAYMENTS_PAY_TO: EvmAddress.optional(),
+  PAYMENTS_BASE_USDC: EvmAddress.default('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'),
+  PAYMENTS_SOLANA_PAY_TO: z
+    .string()
+    .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'expected a Solana address')
+    .optional(),
+  PAYMENTS_SOLANA_USDC: z.string().default('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'),
+  PAYMENTS_MPP_SECRET: z.string().optional(),
+  PAYMENTS_MPP_REALM: z.string().default('agent-services'),
+  PAYMENTS_TEMPO_RPC_URL: z.string().url().optional(),
+  PAYMENTS_TEMPO_CHAIN_ID: z.coerce.number().int().positive().default(4217),
+  PAYMENTS_TEMPO_CURRENCY: EvmAddress.default('0x20C000000000000000000000b9537d11c60E8b50'),
+  /** Defaults to PAYMENTS_PAY_TO. */
+  PAYMENTS_MPP_RECIPIENT: EvmAddress.optional(),
+})
+
+const SOLANA_MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
+
+/**
+ * Builds the payment deps of a paid service from its environment, at
+ * start-up: x402 on Base (and Solana when a Solana payee is set) through the
+ * facilitator, MPP on Tempo when a secret and an RPC URL are set. Refuses,
+ * with every problem listed, settings that cannot take payments, and in
+ * production (NODE_ENV=production) the devnet, test networks and missing
+ * or local facilitators.
+ */
+export const paymentsFromEnv = (
+  env: Record<string, string | undefined>,
+  { store }: { store: ReceiptStore },
+): PaymentsDeps => {
+  const parsed = PaymentsEnv.safeParse(
+    Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')),
+  )
+  if (!parsed.success) {
+    throw new PaymentsConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
+    )
+  }
+  const settings = parsed.data
+  const production = settings.NODE_ENV === 'production'
+  const rails: X402Rail[] = []
+  if (settings.PAYMENTS_PAY_TO) {
+    rails.push({
+      network: 'eip155:8453',
+      asset: settings.PAYMENTS_BASE_USDC,
+      payTo: settings.PAYMENTS_PAY_TO,
+      extra: { name: 'USD Coin', version: '2' },
+    })
+  }
+  if (settings.PAYMENTS_SOLANA_PAY_TO) {
+    rails.push({
+      network: SOLANA_MAINNET,
+      asset: settings.PAYMENTS_SOLANA_USDC,
+      payTo: settings.PAYMENTS_SOLANA_PAY_TO,
+    })
+  }
+  const mppWanted =
+    settings.PAYMENTS_MPP_SECRET !== undefined || settings.PAYMENTS_TEMPO_RPC_URL !== undefined
+
+  const problems: string[] = []
+  if (!settings.PAYMENTS_FACILITATOR_URL) {
+    problems.push(
+      'PAYMENTS_FACILITATOR_URL is not set: start through `npm start` (devnet) or configure a facilitator',
+    )
+  }
+  if (rails.length === 0) problems.push('PAYMENTS_PAY_TO is not set: no one to pay')
+  if (mppWanted && !settings.PAYMENTS_TEMPO_RPC_URL)
+    problems.push('MPP needs PAYMENTS_TEMPO_RPC_URL')
+  if (mppWanted && !settings.PAYMENTS_MPP_SECRET) problems.push('MPP needs PAYMENTS_MPP_SECRET')
+  if (problems.length > 0) throw new PaymentsConfigError(problems)
+
+  checkPaymentSettings({
+    production,
+    devnet: settings.PAYMENTS_DEVNET === '1',
+    x402: { rails, facilitatorUrl: settings.PAYMENTS_FACILITATOR_URL },
+    ...(mppWanted
+      ? {
+          mpp: {
+            chainId: settings.PAYMENTS_TEMPO_CHAIN_ID,
+            secretKey: settings.PAYMENTS_MPP_SECRET,
+          },
+        }
+      : {}),
+  })
+
+  const deps: PaymentsDeps = {
+    x402: {
+      rails,
+      facilitator: {
+        url: settings.PAYMENTS_FACILITATOR_URL!,
+        timeoutMs: settings.PAYMENTS_FACILITATOR_TIMEOUT_MS,
+        ...(settings.PAYMENTS_FACILITATOR_HEADERS
+          ? { headers: settings.PAYMENTS_FACILITATOR_HEADERS }
+          : {}),
+      },
+    },
+    store,
+  }
+  if (mppWanted) {
+    const chain: Chain = {
+      ...tempo,
+      id: settings.PAYMENTS_TEMPO_CHAIN_ID,
+      rpcUrls: { default: { http: [settings.PAYMENTS_TEMPO_RPC_URL!] } },
+    }
+    const client = createClient({
+      chain,
+      transport: http(settings.PAYMENTS_TEMPO_RPC_URL),
+      pollingInterval: 250,
+    })
+    deps.mpp = createMppAdapter(
+      {
+        secretKey: settings.PAYMENTS_MPP_SECRET!,
+        realm: settings.PAYMENTS_MPP_REALM,
+        chainId: settings.PAYMENTS_TEMPO_CHAIN_ID,
+        currency: settings.PAYMENTS_TEMPO_CURRENCY as `0x${string}`,
+        recipient: (settings.PAYMENTS_MPP_RECIPIENT ?? settings.PAYMENTS_PAY_TO) as `0x${string}`,
+        getClient: () => client,
+      },
+      { store },
+    )
+  }
+  return deps
+}
