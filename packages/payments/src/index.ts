@@ -27,6 +27,7 @@ export { createMppAdapter, type MppSettings } from './mpp/create-mpp-adapter.ts'
 export { type PaidOptions, type PayerVariables, paid } from './paid.ts'
 export { PaymentsEnv, paymentsFromEnv } from './payments-from-env.ts'
 export { createMemoryReceiptStore, type ReceiptStore } from './receipt-store.ts'
+export { createSqlReceiptStore, receiptTableSql, type SqlQueryable } from './sql-receipt-store.ts'
 export type { Network, PaymentReceipt, Price, Resource, X402Rail } from './types.ts'
 export {
   buildRequirementsV1,
