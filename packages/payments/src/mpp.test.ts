@@ -22,6 +22,13 @@ beforeAll(async () => {
   devnet = await startDevnet()
   const tempo = devnet.tempo!
   const store = createMemoryReceiptStore()
+  const tempoSettings = {
+    secretKey: 'test-secret-test-secret-test-secret-0123',
+    realm: 'payments-test',
+    chainId: tempo.chainId,
+    currency: tempo.currency,
+    recipient: devnet.accounts.payee,
+  }
   const deps: PaymentsDeps = {
     x402: {
       rails: [devnetBaseRail(devnet)],
@@ -29,11 +36,7 @@ beforeAll(async () => {
     },
     mpp: createMppAdapter(
       {
-        secretKey: 'test-secret-test-secret-test-secret-0123',
-        realm: 'payments-test',
-        chainId: tempo.chainId,
-        currency: tempo.currency,
-        recipient: devnet.accounts.payee,
+        ...tempoSettings,
         getClient: () =>
           createClient({
             chain: tempo.publicClient.chain!,
@@ -51,11 +54,7 @@ beforeAll(async () => {
   const pullDeps: PaymentsDeps = {
     mpp: createMppAdapter(
       {
-        secretKey: 'test-secret-test-secret-test-secret-0123',
-        realm: 'payments-test',
-        chainId: tempo.chainId,
-        currency: tempo.currency,
-        recipient: devnet.accounts.payee,
+        ...tempoSettings,
         getClient: () => fake.client,
         modes: ['pull'],
       },
