@@ -129,6 +129,16 @@ export const charge = async (
   return challenge(undefined)
 }
 
+/**
+ * True when the request carries a payment credential of any rail. A route
+ * that must guard a payment in flight (the swap rail's per-match lease)
+ * asks this before `charge`; a bare request only ever gets the 402.
+ */
+export const carriesPayment = (request: Request): boolean =>
+  request.headers.has(PAYMENT_SIGNATURE_HEADER) ||
+  request.headers.has(X_PAYMENT_HEADER) ||
+  (request.headers.get('authorization') ?? '').startsWith('Payment ')
+
 const withHeaders = (response: Response, headers: Record<string, string>) => {
   const copy = new Response(response.body, response)
   for (const [name, value] of Object.entries(headers)) copy.headers.set(name, value)

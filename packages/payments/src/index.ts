@@ -1,6 +1,7 @@
 export {
   type ChargeParameters,
   type ChargeResult,
+  carriesPayment,
   charge,
   type MppAdapter,
   type PaymentsDeps,

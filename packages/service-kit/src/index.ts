@@ -4,5 +4,11 @@ export { ApiError, type ErrorExtras, errorBody } from './errors.ts'
 export { type JsonRouteOptions, jsonRoute } from './json-route.ts'
 export { type CreateLoggerParameters, createLogger, type Logger } from './logger.ts'
 export { defineMcpTool, type McpTool, type MountMcpParameters, mountMcp } from './mcp.ts'
+export {
+  checkPublicUrl,
+  isNonPublicAddress,
+  type PublicUrlCheck,
+  type PublicUrlOptions,
+} from './outbound.ts'
 export { type RunningServer, type ServeParameters, serve } from './serve.ts'
 export { postJson, startTestServer } from './testing.ts'

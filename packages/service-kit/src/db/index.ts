@@ -1,0 +1,8 @@
+export { type AnyTransaction, runExclusive } from './advisory-lock.ts'
+export {
+  type Database,
+  type OpenDatabaseParameters,
+  openDatabase,
+  type SqlClient,
+} from './open-database.ts'
+export { createTestDatabase } from './test-database.ts'

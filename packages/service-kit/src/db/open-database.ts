@@ -1,0 +1,88 @@
+import { mkdirSync } from 'node:fs'
+import { PGlite } from '@electric-sql/pglite'
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
+import pg from 'pg'
+
+/** What raw-SQL helpers (the receipt store, benches) need: `pg`'s Pool and PGlite both fit. */
+export type SqlClient = {
+  query: (text: string, params?: unknown[]) => Promise<{ rows: unknown[] }>
+}
+
+export type Database<schema extends Record<string, unknown>> = {
+  kind: 'pglite' | 'postgres'
+  /** Drizzle over either driver; both speak the PostgreSQL dialect. */
+  db: PgDatabase<PgQueryResultHKT, schema>
+  client: SqlClient
+  /** `select 1`: for health checks. */
+  probe: () => Promise<void>
+  close: () => Promise<void>
+}
+
+export type OpenDatabaseParameters<schema extends Record<string, unknown>> = {
+  /** A PostgreSQL URL; without one the embedded PGlite is used. */
+  url?: string | undefined
+  /** PGlite's data directory; `memory://` keeps nothing. */
+  dataDir?: string
+  poolMax?: number
+  schema: schema
+  /** drizzle-kit's output folder; applied before the database is handed out. */
+  migrationsFolder: string
+}
+
+// Any fixed number: every replica of every service takes the same lock, so
+// two replicas starting together never run one migration twice.
+const MIGRATION_LOCK = 7_246_001
+
+/**
+ * Opens the service's database and brings its schema up to date: real
+ * PostgreSQL when a URL is given (a pool; migrations under an advisory lock
+ * so replicas can start together), else the embedded PGlite, the same SQL
+ * dialect in one process.
+ */
+export const openDatabase = async <schema extends Record<string, unknown>>({
+  url,
+  dataDir = 'memory://',
+  poolMax = 20,
+  schema,
+  migrationsFolder,
+}: OpenDatabaseParameters<schema>): Promise<Database<schema>> => {
+  if (url) {
+    const lockClient = new pg.Client({ connectionString: url })
+    await lockClient.connect()
+    try {
+      await lockClient.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK])
+      await migratePg(drizzlePg(lockClient), { migrationsFolder })
+    } finally {
+      await lockClient.end()
+    }
+    const pool = new pg.Pool({ connectionString: url, max: poolMax })
+    // An idle client losing its server must not crash the process; the next query reports it.
+    pool.on('error', () => {})
+    return {
+      kind: 'postgres',
+      db: drizzlePg(pool, { schema }) as unknown as PgDatabase<PgQueryResultHKT, schema>,
+      client: pool,
+      probe: async () => {
+        await pool.query('SELECT 1')
+      },
+      close: () => pool.end(),
+    }
+  }
+  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true })
+  const pglite = await PGlite.create(dataDir)
+  const db = drizzlePglite(pglite, { schema })
+  await migratePglite(db, { migrationsFolder })
+  return {
+    kind: 'pglite',
+    db: db as unknown as PgDatabase<PgQueryResultHKT, schema>,
+    client: pglite,
+    probe: async () => {
+      await pglite.query('SELECT 1')
+    },
+    close: () => pglite.close(),
+  }
+}

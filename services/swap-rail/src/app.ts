@@ -1,0 +1,36 @@
+import { type App, createApp, mountMcp } from '@agents/service-kit'
+import type { SwapDeps } from './deps.ts'
+import { registerDiscoveryRoutes } from './discovery/discovery-routes.ts'
+import { registerIntentRoutes } from './intents/intent-routes.ts'
+import { registerMatchRoutes } from './matches/match-routes.ts'
+import { swapRailTools } from './mcp-tools.ts'
+import { registerOfferRoutes } from './offers/offer-routes.ts'
+
+export const SERVICE_NAME = 'swap-rail'
+export const API_VERSION = '0.2.0'
+
+/** The swap rail's HTTP app: offers, intents, matches and payment, discovery, MCP. */
+export const buildApp = (deps: SwapDeps, { maxBodyBytes }: { maxBodyBytes?: number } = {}): App => {
+  const app = createApp({
+    name: SERVICE_NAME,
+    version: API_VERSION,
+    logger: deps.logger,
+    description:
+      'Agent-to-agent inference swap rail: sellers post capacity, buyers post intents, one USDC payment to a split, a short-lived grant to call the seller.',
+    ...(maxBodyBytes ? { maxBodyBytes } : {}),
+    health: async (c) => {
+      try {
+        await deps.database.probe()
+        return c.json({ status: 'ok', service: SERVICE_NAME, version: API_VERSION, database: 'ok' })
+      } catch {
+        return c.json({ status: 'degraded', service: SERVICE_NAME, database: 'unavailable' }, 503)
+      }
+    },
+  })
+  registerOfferRoutes(app, deps)
+  registerIntentRoutes(app, deps)
+  registerMatchRoutes(app, deps)
+  registerDiscoveryRoutes(app, deps)
+  mountMcp(app, { name: SERVICE_NAME, version: API_VERSION, tools: swapRailTools(deps) })
+  return app
+}

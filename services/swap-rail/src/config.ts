@@ -1,0 +1,89 @@
+import { LogLevel, loadConfig, Port } from '@agents/service-kit'
+import { z } from 'zod'
+
+const seconds = (fallback: number, max: number) =>
+  z.coerce.number().int().min(1).max(max).default(fallback)
+
+const hostList = z
+  .string()
+  .default('')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((host) => host.trim())
+      .filter(Boolean),
+  )
+
+/** Every SWAP_* setting (payments are PAYMENTS_*, read by @agents/payments). Documented in README.md. */
+export const SwapRailConfig = z
+  .object({
+    NODE_ENV: z.string().optional(),
+    PORT: Port.default(3003),
+    HOST: z.string().default('127.0.0.1'),
+    LOG_LEVEL: LogLevel.default('info'),
+    /** Public base URL: the grants' issuer and the links in documents. Defaults to the listening address. */
+    BASE_URL: z.string().url().optional(),
+    DATABASE_URL: z.string().url().optional(),
+    DATA_DIR: z.string().default('./data/swap-rail'),
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(20),
+    MAX_BODY_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(64 * 1024),
+    SWAP_FEE_BPS: z.coerce.number().int().min(1).max(5000).default(100),
+    SWAP_OFFER_TTL_SECONDS: seconds(7 * 24 * 3600, 365 * 24 * 3600),
+    SWAP_INTENT_TTL_SECONDS: seconds(3600, 30 * 24 * 3600),
+    SWAP_PAYMENT_WINDOW_SECONDS: seconds(900, 24 * 3600),
+    SWAP_GRANT_TTL_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .default(15),
+    SWAP_REDEMPTION_WINDOW_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 30)
+      .default(24),
+    SWAP_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+    /** The hub's ES256 signing key: PKCS#8 PEM or a private JWK (JSON). Generated per process when unset (not in production). */
+    SWAP_GRANT_SIGNING_KEY: z.string().optional(),
+    /** Hosts an offer endpoint may use over http or on a private address: local setups and tests only. */
+    SWAP_DEV_ENDPOINT_HOSTS: hostList,
+    SWAP_MAX_MTOK: z.coerce.number().int().min(1).max(100_000).default(100_000),
+    /** Highest accepted price, USD per MTok. */
+    SWAP_MAX_PRICE_USD: z.coerce.number().int().min(1).max(1000).default(1000),
+    /** The sample 402 of POST /v1/pay: its amount (USDC atomic units) and the seller of its sample split. */
+    SWAP_SAMPLE_AMOUNT: z.coerce.bigint().min(1n).default(1_000_000n),
+    SWAP_SAMPLE_SELLER: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{40}$/)
+      .optional(),
+  })
+  .superRefine((config, context) => {
+    if (config.NODE_ENV !== 'production') return
+    if (!config.SWAP_GRANT_SIGNING_KEY)
+      context.addIssue({
+        code: 'custom',
+        path: ['SWAP_GRANT_SIGNING_KEY'],
+        message: 'required in production: every replica must sign grants with the same key',
+      })
+    if (config.SWAP_DEV_ENDPOINT_HOSTS.length > 0)
+      context.addIssue({
+        code: 'custom',
+        path: ['SWAP_DEV_ENDPOINT_HOSTS'],
+        message: 'not allowed in production',
+      })
+    if (!config.DATABASE_URL)
+      context.addIssue({
+        code: 'custom',
+        path: ['DATABASE_URL'],
+        message: 'required in production: replicas share one PostgreSQL',
+      })
+  })
+export type SwapRailConfig = z.infer<typeof SwapRailConfig>
+
+export const readConfig = (env: Record<string, string | undefined> = process.env) =>
+  loadConfig(SwapRailConfig, env)

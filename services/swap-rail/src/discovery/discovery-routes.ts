@@ -1,0 +1,81 @@
+import { carriesPayment, charge } from '@agents/payments'
+import { ApiError, type App } from '@agents/service-kit'
+import { z } from '@hono/zod-openapi'
+import type { SwapDeps } from '../deps.ts'
+import { document, errors, freeRead, json } from '../openapi-helpers.ts'
+import { llmsTxt, skillMd } from './documents.ts'
+import { discoveryDocument, samplePrice } from './sample.ts'
+
+const markdown = { 'content-type': 'text/markdown; charset=utf-8' }
+
+export const registerDiscoveryRoutes = (app: App, deps: SwapDeps) => {
+  const price = samplePrice(deps)
+  const payPath = document(app, {
+    method: 'post',
+    path: '/v1/pay',
+    summary: 'Discovery probe: a bare call returns a sample 402 with one Base accept',
+    description:
+      'No side effects. A call carrying a payment is refused with 400 and nothing is settled: pay a match at POST /v1/matches/{id}/pay.',
+    'x-payment-info': {
+      price: { amount: price.amount.toString(), currency: 'USDC', decimals: 6 },
+      rails: ['x402'],
+      network: 'eip155:8453',
+      asset: deps.payments.x402?.rails.find((rail) => rail.network === 'eip155:8453')?.asset,
+      payee: price.payTo,
+    },
+    responses: {
+      402: json(z.object({ error: z.string() }), 'the sample challenge (PAYMENT-REQUIRED header)'),
+      ...errors({ 400: 'a payment was sent to the probe' }),
+    },
+  })
+  const baseOnly = { ...deps.payments, mpp: undefined }
+  app.post(payPath, async (c) => {
+    if (carriesPayment(c.req.raw))
+      throw new ApiError(
+        400,
+        'POST /v1/pay is a discovery probe and takes no payment; pay a match at POST /v1/matches/{id}/pay',
+      )
+    const result = await charge(baseOnly, c.req.raw, {
+      price,
+      resource: { url: '/v1/pay', description: 'swap rail discovery probe (sample)' },
+    })
+    if (result.paid) throw new Error('the probe cannot be paid')
+    return result.response
+  })
+
+  const x402Path = document(app, {
+    method: 'get',
+    path: '/.well-known/x402',
+    summary: 'Payment discovery document',
+    ...freeRead,
+    responses: { 200: json(z.object({}).passthrough(), 'x402Version and resources[]') },
+  })
+  app.get(x402Path, (c) => c.json(discoveryDocument(deps)))
+
+  const jwksPath = document(app, {
+    method: 'get',
+    path: '/.well-known/jwks.json',
+    summary: "The hub's public keys: sellers verify grants with them",
+    ...freeRead,
+    responses: { 200: json(z.object({ keys: z.array(z.object({}).passthrough()) }), 'JWKS') },
+  })
+  app.get(jwksPath, (c) =>
+    c.json(deps.grants.jwks, 200, { 'cache-control': 'public, max-age=300' }),
+  )
+
+  for (const [path, render, summary] of [
+    ['/llms.txt', llmsTxt, 'Prose entry point for agents'],
+    ['/skill.md', skillMd, 'The skill document (version 0.2.0): buyer and seller loops'],
+  ] as const) {
+    const route = document(app, {
+      method: 'get',
+      path,
+      summary,
+      ...freeRead,
+      responses: {
+        200: { description: 'Markdown', content: { 'text/markdown': { schema: z.string() } } },
+      },
+    })
+    app.get(route, (c) => c.body(render(deps.baseUrl()), 200, markdown))
+  }
+}

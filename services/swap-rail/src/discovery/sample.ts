@@ -1,0 +1,43 @@
+import { buildRequirementsV2, type Price } from '@agents/payments'
+import type { SwapDeps } from '../deps.ts'
+import { sellerSplit } from '../offers/offers.ts'
+
+/** The sample price of the discovery probe: a gross amount to the sample seller's split. */
+export const samplePrice = (deps: SwapDeps): Price => ({
+  amount: deps.sample.amount,
+  payTo: sellerSplit(deps.sample.seller, deps.fee),
+})
+
+/** Only the Base rail: the probe and the discovery document advertise one accept. */
+export const sampleAccepts = (deps: SwapDeps) =>
+  buildRequirementsV2(
+    (deps.payments.x402?.rails ?? []).filter((rail) => rail.network === 'eip155:8453'),
+    samplePrice(deps),
+  )
+
+/** `GET /.well-known/x402`: what a client can pay here, before it reads a live 402. */
+export const discoveryDocument = (deps: SwapDeps) => {
+  const base = deps.baseUrl()
+  const accepts = sampleAccepts(deps)
+  return {
+    x402Version: 2,
+    resources: [
+      {
+        resource: new URL('/v1/pay', base).href,
+        type: 'http',
+        method: 'POST',
+        description:
+          'Discovery probe: a bare call returns this sample 402 and changes nothing. It takes no payment.',
+        accepts,
+      },
+      {
+        resource: `${new URL('/v1/matches/', base).href}{id}/pay`,
+        type: 'http',
+        method: 'POST',
+        description:
+          "Pay a match: one gross USDC accept on Base whose payee is that match's split (shown: the sample). Also MPP push on Tempo. The live 402 is authoritative: read it before signing.",
+        accepts,
+      },
+    ],
+  }
+}

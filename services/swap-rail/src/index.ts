@@ -1,0 +1,5 @@
+export { API_VERSION, buildApp, SERVICE_NAME } from './app.ts'
+export { readConfig, SwapRailConfig } from './config.ts'
+export { openSwapDatabase, type SwapDatabase } from './db/open.ts'
+export type { SwapDeps } from './deps.ts'
+export { type SwapRail, startSwapRail } from './start.ts'

@@ -1,0 +1,43 @@
+import { ApiError, type App, jsonRoute } from '@agents/service-kit'
+import { createRoute, z } from '@hono/zod-openapi'
+import type { SwapDeps } from '../deps.ts'
+import { document, errors, freeRead, IdParam, idOr404, json } from '../openapi-helpers.ts'
+import { CreateIntentBody, getIntent, intentView, postIntent } from './intents.ts'
+
+const Intent = z.object({}).passthrough().openapi('Intent')
+const Match = z.object({}).passthrough().openapi('Match')
+
+export const registerIntentRoutes = (app: App, deps: SwapDeps) => {
+  jsonRoute(
+    app,
+    createRoute({
+      method: 'post',
+      path: '/v1/intents',
+      summary: 'Buy: matched at once with the cheapest open offer that fits, else waits',
+      description:
+        'No credential. The answer carries the match (with its payment challenge) or `match: null` while the intent waits for an offer.',
+      ...freeRead,
+      request: { body: json(CreateIntentBody(deps.limits), 'the intent') },
+      responses: {
+        201: json(z.object({ intent: Intent, match: Match.nullable() }), 'intent filed'),
+        ...errors({ 400: 'invalid intent', 413: 'body too large', 415: 'not JSON' }),
+      },
+    }),
+    async (c, body) => c.json(await postIntent(deps, body), 201),
+    { validationMessage: 'invalid intent' },
+  )
+
+  const getPath = document(app, {
+    method: 'get',
+    path: '/v1/intents/{id}',
+    summary: 'An intent and its match id once matched',
+    request: { params: IdParam },
+    ...freeRead,
+    responses: { 200: json(Intent, 'the intent'), ...errors({ 404: 'no such intent' }) },
+  })
+  app.get(getPath, async (c) => {
+    const found = await getIntent(deps, idOr404(c.req.param('id'), 'intent'))
+    if (!found) throw new ApiError(404, 'no such intent')
+    return c.json(intentView(found.intent, found.matchId))
+  })
+}

@@ -1,0 +1,88 @@
+import { z } from '@hono/zod-openapi'
+import { eq } from 'drizzle-orm'
+import { getAddress } from 'viem'
+import { type IntentRow, intents, type MatchRow, matches, offers } from '../db/schema.ts'
+import type { SwapDeps } from '../deps.ts'
+import { matchView } from '../matches/matches.ts'
+import { fileIntent, matchOpenIntent } from '../matching/match-book.ts'
+import { formatUsd, UsdAmount } from '../money.ts'
+import { EvmAddress, ModelId, Mtok } from '../offers/offer-schemas.ts'
+
+export const CreateIntentBody = (limits: SwapDeps['limits']) =>
+  z
+    .object({
+      model: ModelId,
+      mtok: Mtok(limits.maxMtok).openapi({ description: 'MTok wanted, all from one offer' }),
+      maxPriceUsd: UsdAmount(limits.maxPriceUsd).openapi({
+        type: 'string',
+        description: 'highest acceptable USD per MTok, at most 6 decimals',
+        example: '3',
+      }),
+      buyer: EvmAddress.optional().openapi({
+        description:
+          "the buyer's wallet, for the buyer's own records; payment may come from any wallet",
+      }),
+    })
+    .strict()
+    .openapi('CreateIntent')
+
+export const intentView = (intent: IntentRow, matchId: string | null) => ({
+  id: intent.id,
+  status: intent.status,
+  model: intent.model,
+  mtok: intent.mtok,
+  maxPriceUsd: formatUsd(intent.maxPriceAtomic),
+  buyer: intent.buyer,
+  createdAt: intent.createdAt.toISOString(),
+  expiresAt: intent.expiresAt.toISOString(),
+  matchId,
+})
+
+/**
+ * Files an intent and matches it at once when an open offer fits. An offer
+ * held by a concurrent matcher is skipped on the first try; a miss is
+ * retried once waiting for such locks, so an intent stays open only when no
+ * offer fits (or, rarely, one committed a moment later: the sweep catches it).
+ */
+export const createIntent = async (
+  deps: SwapDeps,
+  input: { model: string; mtok: number; maxPriceUsd: bigint; buyer?: string | undefined },
+): Promise<{ intent: IntentRow; match: MatchRow | null }> => {
+  const { db } = deps.database
+  const filed = await fileIntent(
+    db,
+    {
+      model: input.model,
+      mtok: input.mtok,
+      maxPriceAtomic: input.maxPriceUsd,
+      buyer: input.buyer ? getAddress(input.buyer) : null,
+    },
+    deps.windows,
+  )
+  if (filed.match) return { intent: filed.intent, match: filed.match }
+  const retried = await matchOpenIntent(db, filed.intent.id, deps.windows, { wait: true })
+  return retried
+    ? { intent: { ...filed.intent, status: 'matched' }, match: retried }
+    : { intent: filed.intent, match: null }
+}
+
+export const getIntent = async (deps: SwapDeps, id: string) => {
+  const [row] = await deps.database.db
+    .select({ intent: intents, matchId: matches.id })
+    .from(intents)
+    .leftJoin(matches, eq(matches.intentId, intents.id))
+    .where(eq(intents.id, id))
+  return row
+}
+
+/** POST /v1/intents and swap_create_intent: the intent and, when matched, the match with its challenge. */
+export const postIntent = async (deps: SwapDeps, body: Parameters<typeof createIntent>[1]) => {
+  const { intent, match } = await createIntent(deps, body)
+  const [offer] = match
+    ? await deps.database.db.select().from(offers).where(eq(offers.id, match.offerId))
+    : []
+  return {
+    intent: intentView(intent, match?.id ?? null),
+    match: match && offer ? await matchView(deps, { match, offer }) : null,
+  }
+}

@@ -1,0 +1,55 @@
+import { ApiError, type App } from '@agents/service-kit'
+import { z } from '@hono/zod-openapi'
+import type { SwapDeps } from '../deps.ts'
+import { document, errors, freeRead, IdParam, idOr404, json } from '../openapi-helpers.ts'
+import { getMatch, matchView, payMatch } from './matches.ts'
+
+const Match = z.object({}).passthrough().openapi('Match')
+
+export const registerMatchRoutes = (app: App, deps: SwapDeps) => {
+  const getPath = document(app, {
+    method: 'get',
+    path: '/v1/matches/{id}',
+    summary: 'A match: terms, the payment challenge while unpaid, a fresh grant once paid',
+    description:
+      'The match id is the capability: it is unguessable (uuid v4) and whoever holds it can read the grant. During the redemption window every read hands out a fresh short-lived grant.',
+    request: { params: IdParam },
+    ...freeRead,
+    responses: { 200: json(Match, 'the match'), ...errors({ 404: 'no such match' }) },
+  })
+  app.get(getPath, async (c) => {
+    const found = await getMatch(deps, idOr404(c.req.param('id'), 'match'))
+    if (!found) throw new ApiError(404, 'no such match')
+    return c.json(await matchView(deps, found), 200, { 'cache-control': 'no-store' })
+  })
+
+  const payPathPattern = document(app, {
+    method: 'post',
+    path: '/v1/matches/{id}/pay',
+    summary: 'Pay a match: x402 on Base (to the split) or MPP push on Tempo (seller split)',
+    description:
+      'A bare call returns the 402: PAYMENT-REQUIRED with exactly one Base accept (gross to the split) and WWW-Authenticate: Payment (Tempo, push mode, the seller share as a split). Read it before signing. Paid: the match with its grant.',
+    request: { params: IdParam },
+    'x-payment-info': {
+      price: 'the match gross (mtok x unit price), USDC atomic units',
+      rails: ['x402', 'mpp'],
+      network: 'eip155:8453',
+      asset: 'USDC',
+      payee: "the match's split address",
+    },
+    responses: {
+      200: json(Match, 'paid: the match with its grant'),
+      402: json(z.object({ error: z.string() }).passthrough(), 'payment required or not verified'),
+      ...errors({
+        404: 'no such match',
+        409: 'already paid, or a payment is being settled',
+        410: 'payment window ended',
+      }),
+    },
+  })
+  app.post(payPathPattern, async (c) => {
+    const outcome = await payMatch(deps, c.req.raw, idOr404(c.req.param('id'), 'match'))
+    if ('response' in outcome) return outcome.response
+    return c.json(outcome.body, outcome.status)
+  })
+}

@@ -1,0 +1,70 @@
+import { ApiError, defineMcpTool, type McpTool } from '@agents/service-kit'
+import { z } from 'zod'
+import type { SwapDeps } from './deps.ts'
+import { CreateIntentBody, postIntent } from './intents/intents.ts'
+import { getMatch, matchView, payChallenge } from './matches/matches.ts'
+import { CreateOfferBody, ListOffersQuery } from './offers/offer-schemas.ts'
+import { listOffers, offerView, postOffer } from './offers/offers.ts'
+import { idOr404 } from './openapi-helpers.ts'
+
+const MatchRef = z.object({ matchId: z.string().describe('the match id from swap_create_intent') })
+
+const findMatch = async (deps: SwapDeps, matchId: string) => {
+  const found = await getMatch(deps, idOr404(matchId, 'match'))
+  if (!found) throw new ApiError(404, 'no such match')
+  return found
+}
+
+/** The five tools, calling the same functions (and the same schemas) as the HTTP routes. */
+export const swapRailTools = (deps: SwapDeps): McpTool[] => [
+  defineMcpTool({
+    name: 'swap_list_offers',
+    title: 'List offers',
+    description:
+      'Open offers by default, cheapest first per model. Check here for an existing open offer before posting a redundant sell.',
+    inputSchema: ListOffersQuery,
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    handler: async (query) => ({ offers: (await listOffers(deps, query)).map(offerView) }),
+  }),
+  defineMcpTool({
+    name: 'swap_create_offer',
+    title: 'Sell capacity',
+    description:
+      'Post an offer: endpoint (your https OpenAI-compatible base URL), payTo, model, mtok (whole MTok) and priceUsd (USD per MTok). Waiting intents that fit are matched at once.',
+    inputSchema: CreateOfferBody(deps.limits),
+    annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
+    handler: (body) => postOffer(deps, body),
+  }),
+  defineMcpTool({
+    name: 'swap_create_intent',
+    title: 'Buy capacity',
+    description:
+      'Post an intent: model, mtok, maxPriceUsd (USD per MTok), optional buyer. Matched automatically with the cheapest open offer that fits; keep the match id secret.',
+    inputSchema: CreateIntentBody(deps.limits),
+    annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
+    handler: (body) => postIntent(deps, body),
+  }),
+  defineMcpTool({
+    name: 'swap_get_match',
+    title: 'Inspect a match',
+    description:
+      'A match and, once paid, its grant (bearer + seller endpoint). Each read during the redemption window gives a fresh short-lived grant.',
+    inputSchema: MatchRef,
+    annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },
+    handler: async ({ matchId }) => matchView(deps, await findMatch(deps, matchId)),
+  }),
+  defineMcpTool({
+    name: 'swap_pay_challenge',
+    title: 'Payment challenge of a match',
+    description:
+      "The single-payee challenge: one gross accept per rail pointing at the match's split (x402 on Base) and the MPP Tempo challenge. Settle it with your own signing tool, never with a key given to this server.",
+    inputSchema: MatchRef,
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    handler: async ({ matchId }) => {
+      const found = await findMatch(deps, matchId)
+      if (found.match.status !== 'awaiting_payment')
+        throw new ApiError(409, `match is ${found.match.status}: nothing to pay`)
+      return payChallenge(deps, found)
+    },
+  }),
+]

@@ -1,0 +1,97 @@
+import { ApiError, type App, jsonRoute } from '@agents/service-kit'
+import { createRoute, z } from '@hono/zod-openapi'
+import type { SwapDeps } from '../deps.ts'
+import { document, errors, freeRead, IdParam, idOr404, json } from '../openapi-helpers.ts'
+import { CancelOfferBody, CreateOfferBody, ListOffersQuery } from './offer-schemas.ts'
+import { cancelMessage, cancelOffer, getOffer, listOffers, offerView, postOffer } from './offers.ts'
+
+const Offer = z.object({}).passthrough().openapi('Offer')
+const Match = z.object({}).passthrough().openapi('Match')
+
+export const registerOfferRoutes = (app: App, deps: SwapDeps) => {
+  const listPath = document(app, {
+    method: 'get',
+    path: '/v1/offers',
+    summary: 'List offers (free read): open ones by default, cheapest first per model',
+    request: { query: ListOffersQuery },
+    ...freeRead,
+    responses: {
+      200: json(z.object({ offers: z.array(Offer) }), 'offers'),
+      ...errors({ 400: 'bad query' }),
+    },
+  })
+  app.get(listPath, async (c) => {
+    const query = ListOffersQuery.safeParse(c.req.query())
+    if (!query.success) throw new ApiError(400, 'invalid query', { issues: query.error.issues })
+    const rows = await listOffers(deps, query.data)
+    return c.json({ offers: rows.map(offerView) })
+  })
+
+  jsonRoute(
+    app,
+    createRoute({
+      method: 'post',
+      path: '/v1/offers',
+      summary: 'Sell capacity; waiting intents that fit are matched at once',
+      description: 'No credential: the offer pays its own payTo, and only payTo can cancel it.',
+      ...freeRead,
+      request: { body: json(CreateOfferBody(deps.limits), 'the offer') },
+      responses: {
+        201: json(z.object({ offer: Offer, matches: z.array(Match) }), 'offer posted'),
+        ...errors({ 400: 'invalid offer', 413: 'body too large', 415: 'not JSON' }),
+      },
+    }),
+    async (c, body) => c.json(await postOffer(deps, body), 201),
+    { validationMessage: 'invalid offer' },
+  )
+
+  const getPath = document(app, {
+    method: 'get',
+    path: '/v1/offers/{id}',
+    summary: 'One offer (free read)',
+    request: { params: IdParam },
+    ...freeRead,
+    responses: { 200: json(Offer, 'the offer'), ...errors({ 404: 'no such offer' }) },
+  })
+  app.get(getPath, async (c) => {
+    const offer = await getOffer(deps, idOr404(c.req.param('id'), 'offer'))
+    if (!offer) throw new ApiError(404, 'no such offer')
+    return c.json({ ...offerView(offer), cancelMessage: cancelMessage(offer.id) })
+  })
+
+  jsonRoute(
+    app,
+    createRoute({
+      method: 'post',
+      path: '/v1/offers/{id}/cancel',
+      summary: "Cancel an open offer with payTo's EIP-191 signature over its cancel message",
+      description:
+        'The message is `Cancel swap-rail offer <id>` (also served as `cancelMessage` by GET /v1/offers/{id}). Matches already formed stay payable.',
+      request: { params: IdParam, body: json(CancelOfferBody, 'the signature') },
+      responses: {
+        200: json(Offer, 'cancelled'),
+        ...errors({
+          400: 'invalid body',
+          403: 'not signed by payTo',
+          404: 'no such offer',
+          409: 'offer not open',
+        }),
+      },
+    }),
+    async (c, body) => {
+      const result = await cancelOffer(
+        deps,
+        idOr404(c.req.param('id') ?? '', 'offer'),
+        body.signature as `0x${string}`,
+      )
+      if (!result.ok)
+        throw new ApiError(
+          result.status,
+          result.error,
+          result.offer ? { offer: offerView(result.offer) } : {},
+        )
+      return c.json(offerView(result.offer), 200)
+    },
+    { validationMessage: 'invalid cancel' },
+  )
+}

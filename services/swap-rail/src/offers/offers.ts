@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto'
+import { ApiError, checkPublicUrl } from '@agents/service-kit'
+import { and, asc, eq, type SQL } from 'drizzle-orm'
+import { type Address, getAddress, verifyMessage } from 'viem'
+import { type OfferRow, offers } from '../db/schema.ts'
+import type { SwapDeps } from '../deps.ts'
+import { matchView } from '../matches/matches.ts'
+import { fillWaitingIntents } from '../matching/match-book.ts'
+import { formatUsd } from '../money.ts'
+import { splitAddress, splitFor } from '../split/split-address.ts'
+
+export type OfferView = ReturnType<typeof offerView>
+
+export const offerView = (offer: OfferRow) => ({
+  id: offer.id,
+  status: offer.status,
+  endpoint: offer.endpoint,
+  payTo: offer.payTo,
+  model: offer.model,
+  mtok: offer.mtok,
+  remainingMtok: offer.remainingMtok,
+  priceUsd: formatUsd(offer.priceAtomic),
+  feeBps: offer.feeBps,
+  splitAddress: offer.splitAddress,
+  createdAt: offer.createdAt.toISOString(),
+  expiresAt: offer.expiresAt.toISOString(),
+})
+
+/** Why an endpoint is refused, or undefined when it is acceptable. */
+export const endpointProblem = (endpoint: string, allowHosts: readonly string[]) => {
+  const check = checkPublicUrl(endpoint, { allowHosts })
+  if (!check.ok) return check.reason
+  if (check.url.search || check.url.hash) return 'no query or fragment'
+  return undefined
+}
+
+/** The seller's payee's split for the fee in force now (the address is fixed by both). */
+export const sellerSplit = (payTo: Address, fee: SwapDeps['fee']) =>
+  splitAddress(splitFor({ seller: payTo, feeRecipient: fee.recipient, feeBps: fee.bps }))
+
+/**
+ * Posts an offer and, in the same transaction, gives it to the intents
+ * already waiting for its model at its price (oldest first).
+ */
+export const createOffer = async (
+  deps: SwapDeps,
+  input: { endpoint: string; payTo: string; model: string; mtok: number; priceUsd: bigint },
+) => {
+  const payTo = getAddress(input.payTo)
+  const values = {
+    id: randomUUID(),
+    endpoint: input.endpoint,
+    payTo,
+    model: input.model,
+    mtok: input.mtok,
+    remainingMtok: input.mtok,
+    priceAtomic: input.priceUsd,
+    feeBps: deps.fee.bps,
+    splitAddress: sellerSplit(payTo, deps.fee),
+    status: 'open' as const,
+    expiresAt: new Date(Date.now() + deps.windows.offerTtlSeconds * 1000),
+  }
+  return deps.database.db.transaction(async (tx) => {
+    await tx.insert(offers).values(values)
+    const made = await fillWaitingIntents(tx, values.id, deps.windows)
+    const [offer] = await tx.select().from(offers).where(eq(offers.id, values.id))
+    return { offer: offer!, matches: made }
+  })
+}
+
+export const getOffer = async (deps: SwapDeps, id: string) => {
+  const [offer] = await deps.database.db.select().from(offers).where(eq(offers.id, id))
+  return offer
+}
+
+export const listOffers = async (
+  deps: SwapDeps,
+  query: { model?: string | undefined; status: string; limit: number; offset: number },
+) => {
+  const filters: SQL[] = []
+  if (query.model) filters.push(eq(offers.model, query.model))
+  if (query.status !== 'all') filters.push(eq(offers.status, query.status as OfferRow['status']))
+  return deps.database.db
+    .select()
+    .from(offers)
+    .where(and(...filters))
+    .orderBy(asc(offers.model), asc(offers.priceAtomic), asc(offers.seq))
+    .limit(query.limit)
+    .offset(query.offset)
+}
+
+/** What payTo signs (EIP-191 personal_sign) to cancel an offer: it names the offer. */
+export const cancelMessage = (offerId: string) => `Cancel swap-rail offer ${offerId}`
+
+export type CancelResult =
+  | { ok: true; offer: OfferRow }
+  | { ok: false; status: 403 | 404 | 409; error: string; offer?: OfferRow }
+
+/**
+ * Cancels an open offer on payTo's signature. Matches already formed stay
+ * payable; capacity they return later does not reopen a cancelled offer.
+ */
+export const cancelOffer = async (
+  deps: SwapDeps,
+  offerId: string,
+  signature: `0x${string}`,
+): Promise<CancelResult> => {
+  const offer = await getOffer(deps, offerId)
+  if (!offer) return { ok: false, status: 404, error: 'no such offer' }
+  const valid = await verifyMessage({
+    address: offer.payTo as Address,
+    message: cancelMessage(offerId),
+    signature,
+  }).catch(() => false)
+  if (!valid)
+    return {
+      ok: false,
+      status: 403,
+      error: "signature is not payTo's over the cancel message",
+    }
+  const [cancelled] = await deps.database.db
+    .update(offers)
+    .set({ status: 'cancelled', closedAt: new Date() })
+    .where(and(eq(offers.id, offerId), eq(offers.status, 'open')))
+    .returning()
+  if (cancelled) return { ok: true, offer: cancelled }
+  const current = (await getOffer(deps, offerId))!
+  return { ok: false, status: 409, error: `offer is ${current.status}`, offer: current }
+}
+
+/** POST /v1/offers and swap_create_offer: the endpoint rule, then the offer and any matches it made. */
+export const postOffer = async (deps: SwapDeps, body: Parameters<typeof createOffer>[1]) => {
+  const problem = endpointProblem(body.endpoint, deps.devEndpointHosts)
+  if (problem)
+    throw new ApiError(400, 'invalid offer', {
+      issues: [{ path: ['endpoint'], message: problem }],
+    })
+  const { offer, matches } = await createOffer(deps, body)
+  return {
+    offer: offerView(offer),
+    matches: await Promise.all(matches.map((match) => matchView(deps, { match, offer }))),
+  }
+}

@@ -1,0 +1,96 @@
+import { createSqlReceiptStore, paymentsFromEnv } from '@agents/payments'
+import { ConfigError, createLogger, type RunningServer, serve } from '@agents/service-kit'
+import { type Address, getAddress, isAddress } from 'viem'
+import { buildApp, SERVICE_NAME } from './app.ts'
+import type { SwapRailConfig } from './config.ts'
+import { openSwapDatabase } from './db/open.ts'
+import type { SwapDeps } from './deps.ts'
+import { createGrantSigner } from './grants/grant-signer.ts'
+import { sweep } from './sweep/sweep.ts'
+
+export type SwapRail = RunningServer & { deps: SwapDeps; sweepNow: () => ReturnType<typeof sweep> }
+
+/**
+ * The hub's fee recipient is PAYMENTS_PAY_TO: the second recipient of every
+ * seller split on Base and the MPP recipient on Tempo, so the two must agree.
+ */
+const feeRecipientOf = (env: Record<string, string | undefined>): Address => {
+  const payTo = env.PAYMENTS_PAY_TO
+  if (!payTo || !isAddress(payTo, { strict: false }))
+    throw new ConfigError([
+      'PAYMENTS_PAY_TO: required: the hub fee recipient (second recipient of every split)',
+    ])
+  const mpp = env.PAYMENTS_MPP_RECIPIENT
+  if (mpp && mpp.toLowerCase() !== payTo.toLowerCase())
+    throw new ConfigError([
+      'PAYMENTS_MPP_RECIPIENT: must equal PAYMENTS_PAY_TO (the hub fee recipient) or be unset',
+    ])
+  return getAddress(payTo)
+}
+
+/** Opens the database, builds the payment rails and the grant signer, starts the sweep and the server. */
+export const startSwapRail = async (
+  config: SwapRailConfig,
+  env: Record<string, string | undefined> = process.env,
+  { handleSignals = false }: { handleSignals?: boolean } = {},
+): Promise<SwapRail> => {
+  const logger = createLogger({ name: SERVICE_NAME, level: config.LOG_LEVEL })
+  const feeRecipient = feeRecipientOf(env)
+  const database = await openSwapDatabase({
+    url: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    poolMax: config.DATABASE_POOL_MAX,
+  })
+  let baseUrl = config.BASE_URL ?? `http://${config.HOST}:${config.PORT}`
+  const grants = await createGrantSigner({
+    signingKey: config.SWAP_GRANT_SIGNING_KEY,
+    issuer: () => baseUrl,
+    ttlMinutes: config.SWAP_GRANT_TTL_MINUTES,
+  })
+  if (!config.SWAP_GRANT_SIGNING_KEY)
+    logger.warn('SWAP_GRANT_SIGNING_KEY unset: grants are signed with a per-process key')
+  const deps: SwapDeps = {
+    database,
+    logger,
+    baseUrl: () => baseUrl,
+    windows: {
+      intentTtlSeconds: config.SWAP_INTENT_TTL_SECONDS,
+      paymentWindowSeconds: config.SWAP_PAYMENT_WINDOW_SECONDS,
+      offerTtlSeconds: config.SWAP_OFFER_TTL_SECONDS,
+      redemptionWindowHours: config.SWAP_REDEMPTION_WINDOW_HOURS,
+    },
+    fee: { bps: config.SWAP_FEE_BPS, recipient: feeRecipient },
+    limits: { maxMtok: config.SWAP_MAX_MTOK, maxPriceUsd: config.SWAP_MAX_PRICE_USD },
+    devEndpointHosts: config.SWAP_DEV_ENDPOINT_HOSTS,
+    grants,
+    payments: paymentsFromEnv(env, { store: createSqlReceiptStore(database.client) }),
+    sample: {
+      amount: config.SWAP_SAMPLE_AMOUNT,
+      seller: getAddress(config.SWAP_SAMPLE_SELLER ?? feeRecipient),
+    },
+  }
+  const sweepNow = () => sweep(database, deps.windows)
+  const timer = setInterval(() => {
+    sweepNow().then(
+      (result) => {
+        if (result.ran && (result.expiredMatches || result.rematched)) logger.info(result, 'sweep')
+      },
+      (error: unknown) => logger.error({ err: error }, 'sweep failed'),
+    )
+  }, config.SWAP_SWEEP_INTERVAL_MS)
+  timer.unref()
+
+  const server = await serve(buildApp(deps, { maxBodyBytes: config.MAX_BODY_BYTES }), {
+    port: config.PORT,
+    host: config.HOST,
+    logger,
+    handleSignals,
+    onClose: async () => {
+      clearInterval(timer)
+      await database.close()
+    },
+  })
+  if (!config.BASE_URL) baseUrl = server.url
+  logger.info({ url: server.url, database: database.kind, feeRecipient }, 'swap rail listening')
+  return { ...server, deps, sweepNow }
+}
