@@ -1,0 +1,48 @@
+export { readConfig, SellerConfig } from './config.ts'
+export { TOKENS_PER_MTOK, TOKENS_REMAINING_HEADER } from './constants.ts'
+export {
+  BaseError,
+  type BaseErrorParameters,
+  GrantError,
+  GrantReason,
+  HubKeysUnavailableError,
+} from './errors.ts'
+export { getHubJwks } from './grant/get-hub-jwks.ts'
+export {
+  type Grant,
+  GrantClaims,
+  type GrantKeySource,
+  type VerifyGrantErrorType,
+  type VerifyGrantParameters,
+  type VerifyGrantReturnType,
+  verifyGrant,
+} from './grant/verify-grant.ts'
+export { createMemoryMeter } from './meter/create-memory-meter.ts'
+export type { GrantMeter } from './meter/grant-meter.ts'
+export {
+  type CapCompletionTokensParameters,
+  type CapCompletionTokensReturnType,
+  type CompletionTokensField,
+  capCompletionTokens,
+} from './proxy/cap-completion-tokens.ts'
+export { ChatCompletionRequest } from './proxy/chat-completion-request.ts'
+export {
+  type CreateSellerProxyParameters,
+  createSellerProxy,
+  SERVICE_NAME,
+  SERVICE_VERSION,
+} from './proxy/create-seller-proxy.ts'
+export type { Upstream } from './proxy/forward-completion.ts'
+export {
+  type GrantVariables,
+  type RequireGrantOptions,
+  requireGrant,
+} from './proxy/require-grant.ts'
+export {
+  CompletionRefusal,
+  type ServeCompletionDeps,
+  type ServeCompletionParameters,
+  type ServeCompletionReturnType,
+  serveCompletion,
+} from './proxy/serve-completion.ts'
+export { type StartSellerOptions, startSeller } from './start-seller.ts'

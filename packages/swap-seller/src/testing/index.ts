@@ -1,0 +1,5 @@
+export {
+  type FakeUpstream,
+  type FakeUpstreamBehaviour,
+  startFakeUpstream,
+} from './start-fake-upstream.ts'
