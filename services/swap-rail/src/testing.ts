@@ -2,6 +2,16 @@ import { type Devnet, devnetEnv } from '@agents/devnet'
 import { readConfig } from './config.ts'
 import { startSwapRail } from './start.ts'
 
+/** Payment settings for tests that never pay: nothing listens at the facilitator URL. */
+const NO_PAYMENTS_ENV = {
+  PAYMENTS_DEVNET: '1',
+  PAYMENTS_FACILITATOR_URL: 'http://127.0.0.1:9',
+  PAYMENTS_PAY_TO: '0x3aA62bAb8c47716eE13421d0620C9FC9740A5A62',
+}
+
+/** The PostgreSQL server of the tests (`.ci/run` exports it). */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL
+
 /**
  * The swap rail on an ephemeral port for a test: the devnet's payment
  * settings, PGlite in memory unless `databaseUrl` is given, `localhost`
@@ -12,12 +22,13 @@ export const startTestSwapRail = async ({
   databaseUrl,
   env = {},
 }: {
-  devnet: Devnet
+  /** Without a devnet, payment settings that are never used (no test pays). */
+  devnet?: Devnet
   databaseUrl?: string | undefined
   env?: Record<string, string>
-}) => {
+} = {}) => {
   const settings = {
-    ...devnetEnv(devnet),
+    ...(devnet ? devnetEnv(devnet) : NO_PAYMENTS_ENV),
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     PORT: '0',

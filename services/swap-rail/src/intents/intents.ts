@@ -1,7 +1,14 @@
 import { z } from '@hono/zod-openapi'
 import { eq } from 'drizzle-orm'
 import { getAddress } from 'viem'
-import { type IntentRow, intents, type MatchRow, matches, offers } from '../db/schema.ts'
+import {
+  type IntentRow,
+  intents,
+  type MatchRow,
+  matches,
+  type OfferRow,
+  offers,
+} from '../db/schema.ts'
 import type { SwapDeps } from '../deps.ts'
 import { matchView } from '../matches/matches.ts'
 import { fileIntent, matchOpenIntent } from '../matching/match-book.ts'
@@ -47,7 +54,7 @@ export const intentView = (intent: IntentRow, matchId: string | null) => ({
 export const createIntent = async (
   deps: SwapDeps,
   input: { model: string; mtok: number; maxPriceUsd: bigint; buyer?: string | undefined },
-): Promise<{ intent: IntentRow; match: MatchRow | null }> => {
+): Promise<{ intent: IntentRow; match: MatchRow | null; offer: OfferRow | null }> => {
   const { db } = deps.database
   const filed = await fileIntent(
     db,
@@ -59,11 +66,11 @@ export const createIntent = async (
     },
     deps.windows,
   )
-  if (filed.match) return { intent: filed.intent, match: filed.match }
+  if (filed.match) return filed
   const retried = await matchOpenIntent(db, filed.intent.id, deps.windows, { wait: true })
-  return retried
-    ? { intent: { ...filed.intent, status: 'matched' }, match: retried }
-    : { intent: filed.intent, match: null }
+  if (!retried) return { intent: filed.intent, match: null, offer: null }
+  const [offer] = await db.select().from(offers).where(eq(offers.id, retried.offerId))
+  return { intent: { ...filed.intent, status: 'matched' }, match: retried, offer: offer! }
 }
 
 export const getIntent = async (deps: SwapDeps, id: string) => {
@@ -77,10 +84,7 @@ export const getIntent = async (deps: SwapDeps, id: string) => {
 
 /** POST /v1/intents and swap_create_intent: the intent and, when matched, the match with its challenge. */
 export const postIntent = async (deps: SwapDeps, body: Parameters<typeof createIntent>[1]) => {
-  const { intent, match } = await createIntent(deps, body)
-  const [offer] = match
-    ? await deps.database.db.select().from(offers).where(eq(offers.id, match.offerId))
-    : []
+  const { intent, match, offer } = await createIntent(deps, body)
   return {
     intent: intentView(intent, match?.id ?? null),
     match: match && offer ? await matchView(deps, { match, offer }) : null,
