@@ -178,4 +178,29 @@ describe('the buyer loop over HTTP on the devnet', () => {
     expect(view.status).toBe('awaiting_payment')
     expect(view.grant).toBeNull()
   })
+
+  it('two payments racing for one match: one is settled, the other refused before settling', async () => {
+    const model = 'gpt-test-race'
+    await postOffer(1, '0.3', model)
+    const match = (await postJson(`${rail.url}/v1/intents`, { model, mtok: 1, maxPriceUsd: '0.3' }))
+      .json.match
+    const accept = match.challenge.x402.accepts[0]
+    const payers = [devnet.accounts.payer, devnet.accounts.payer2]
+    const before = await Promise.all(payers.map((payer) => devnet.usdcBalance(payer.address)))
+    const splitBefore = await devnet.usdcBalance(match.splitAddress)
+    const headers = await Promise.all(payers.map((payer) => paymentSignatureHeader(payer, accept)))
+    const answers = await Promise.all(
+      headers.map((header) =>
+        fetch(`${rail.url}/v1/matches/${match.id}/pay`, {
+          method: 'POST',
+          headers: { 'payment-signature': header },
+        }),
+      ),
+    )
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409])
+    expect(await devnet.usdcBalance(match.splitAddress)).toBe(splitBefore + 300_000n)
+    const after = await Promise.all(payers.map((payer) => devnet.usdcBalance(payer.address)))
+    const spent = before.map((value, index) => value - after[index]!).sort()
+    expect(spent).toEqual([0n, 300_000n])
+  })
 })

@@ -69,9 +69,12 @@ export const matchView = async (deps: SwapDeps, found: MatchWithOffer, now = new
   const until = redeemUntil(match, deps.windows.redemptionWindowHours)
   const grant = await freshGrant(deps, found, now)
   const payment = match.payment as { rail: string; network: string; transaction: string } | null
+  // Past its window an unpaid match is expired already, whether or not the sweep has run.
+  const status =
+    match.status === 'awaiting_payment' && match.payBy <= now ? 'expired' : match.status
   return {
     id: match.id,
-    status: match.status,
+    status,
     intentId: match.intentId,
     offerId: match.offerId,
     model: offer.model,
@@ -86,7 +89,7 @@ export const matchView = async (deps: SwapDeps, found: MatchWithOffer, now = new
     seller: { endpoint: offer.endpoint, payTo: offer.payTo },
     createdAt: match.createdAt.toISOString(),
     payBy: match.payBy.toISOString(),
-    challenge: match.status === 'awaiting_payment' ? await payChallenge(deps, found) : null,
+    challenge: status === 'awaiting_payment' ? await payChallenge(deps, found) : null,
     paidAt: match.paidAt?.toISOString() ?? null,
     payment: payment
       ? { rail: payment.rail, network: payment.network, transaction: payment.transaction }
@@ -94,9 +97,9 @@ export const matchView = async (deps: SwapDeps, found: MatchWithOffer, now = new
     redeemUntil: until?.toISOString() ?? null,
     grant,
     next:
-      match.status === 'awaiting_payment'
+      status === 'awaiting_payment'
         ? `pay: POST ${payPath(match.id)} and read the 402 before signing`
-        : match.status === 'expired'
+        : status === 'expired'
           ? 'the payment window ended: post a new intent'
           : grant
             ? `call POST ${offer.endpoint}/chat/completions with Authorization: Bearer <grant.bearer>`
