@@ -69,9 +69,13 @@ export const matchView = async (deps: SwapDeps, found: MatchWithOffer, now = new
   const until = redeemUntil(match, deps.windows.redemptionWindowHours)
   const grant = await freshGrant(deps, found, now)
   const payment = match.payment as { rail: string; network: string; transaction: string } | null
-  // Past its window an unpaid match is expired already, whether or not the sweep has run.
+  // Past its window an unpaid match is expired already, whether or not the sweep has run,
+  // unless a payment is being settled (the sweep leaves those alone too).
+  const settling = match.settlingUntil !== null && match.settlingUntil > now
   const status =
-    match.status === 'awaiting_payment' && match.payBy <= now ? 'expired' : match.status
+    match.status === 'awaiting_payment' && match.payBy <= now && !settling
+      ? 'expired'
+      : match.status
   return {
     id: match.id,
     status,
