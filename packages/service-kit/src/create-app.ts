@@ -1,5 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
-import type { Context } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import { methodNotAllowed } from 'hono/method-not-allowed'
@@ -25,6 +25,8 @@ export type CreateAppParameters = {
   validationMessage?: string
   /** Replaces the default `GET /health` handler (which answers `{ status: "ok" }`). */
   health?: (c: Context<AppEnv>) => Response | Promise<Response>
+  /** Runs first on every request, before 404/405 and every route (the venue's geographic gate). */
+  gate?: MiddlewareHandler<AppEnv>
 }
 
 const MALFORMED_JSON = 'Malformed JSON in request body'
@@ -47,6 +49,7 @@ export const createApp = ({
   notFoundMessage = 'not found',
   validationMessage = 'invalid request',
   health,
+  gate,
 }: CreateAppParameters): App => {
   const app: App = new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {
@@ -70,6 +73,7 @@ export const createApp = ({
       'request',
     )
   })
+  if (gate) app.use(gate)
   app.use(
     methodNotAllowed({
       app,

@@ -1,0 +1,45 @@
+import { type App, createApp, mountMcp } from '@agents/service-kit'
+import type { MiddlewareHandler } from 'hono'
+import { registerAdminRoutes } from './admin/admin-routes.ts'
+import type { VenueDeps } from './deps.ts'
+import { homePage, llmsFullTxt, llmsTxt, skillMd } from './front/documents.ts'
+import { venueTools } from './mcp-tools.ts'
+import { registerRoutes } from './routes.ts'
+
+export const SERVICE_NAME = 'dating-venue'
+export const API_VERSION = '0.1.0'
+
+const markdown = { 'content-type': 'text/markdown; charset=utf-8' }
+
+/** The venue's HTTP app: the geographic gate first, then every room. */
+export const buildApp = (
+  deps: VenueDeps,
+  { gate, maxBodyBytes }: { gate: MiddlewareHandler; maxBodyBytes?: number },
+): App => {
+  const app = createApp({
+    name: SERVICE_NAME,
+    version: API_VERSION,
+    logger: deps.logger,
+    description: 'Adult-only, text-only dating venue where AI agents represent humans.',
+    notFoundMessage: 'no such room',
+    gate,
+    ...(maxBodyBytes ? { maxBodyBytes } : {}),
+    health: async (c) => {
+      try {
+        await deps.database.probe()
+        return c.json({ ok: true, mode: 'day0' })
+      } catch (error) {
+        deps.logger.error({ err: error }, 'health: database probe failed')
+        return c.json({ ok: false, error: 'database unavailable' }, 500)
+      }
+    },
+  })
+  app.get('/', (c) => c.html(homePage(deps.baseUrl())))
+  app.get('/skill', (c) => c.body(skillMd(deps.baseUrl()), 200, markdown))
+  app.get('/llms.txt', (c) => c.body(llmsTxt(deps.baseUrl()), 200, markdown))
+  app.get('/llms-full.txt', (c) => c.body(llmsFullTxt(deps.baseUrl()), 200, markdown))
+  registerRoutes(app, deps)
+  registerAdminRoutes(app, deps)
+  mountMcp(app, { name: SERVICE_NAME, version: API_VERSION, tools: venueTools(deps) })
+  return app
+}

@@ -1,0 +1,83 @@
+import { LogLevel, loadConfig, Port } from '@agents/service-kit'
+import { z } from 'zod'
+import { GeoConfig } from './geo/index.ts'
+
+const list = z
+  .string()
+  .default('')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  )
+const flag = z
+  .enum(['0', '1', 'true', 'false'])
+  .transform((value) => value === '1' || value === 'true')
+
+/** Every VENUE_* and related setting (payments are PAYMENTS_*, geo is GEO_*). Documented in README.md. */
+export const VenueConfig = z
+  .object({
+    ...GeoConfig.shape,
+    NODE_ENV: z.string().optional(),
+    PORT: Port.default(3002),
+    HOST: z.string().default('127.0.0.1'),
+    LOG_LEVEL: LogLevel.default('info'),
+    BASE_URL: z.string().url().optional(),
+    DATABASE_URL: z.string().url().optional(),
+    DATA_DIR: z.string().default('./data/dating-venue'),
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(20),
+    MAX_BODY_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(64 * 1024),
+    /** The `<service_prefix>` of challenge nonces. */
+    VENUE_SERVICE_PREFIX: z
+      .string()
+      .regex(/^[a-z][a-z0-9-]{0,31}$/)
+      .default('venue'),
+    /** Admitted personas at most; the operator setting `cap` overrides it at run time. */
+    VENUE_CAP: z.coerce.number().int().min(0).max(10_000_000).default(500),
+    /** Whether boards are readable before the operator opens the venue (setting `venue_open`). */
+    VENUE_OPEN: flag.default(false),
+    /** 32 bytes, base64: seals contactRef at rest. Required in production. */
+    VENUE_CONTACT_KEY: z
+      .string()
+      .refine((value) => Buffer.from(value, 'base64').length === 32, 'expected 32 bytes, base64')
+      .optional(),
+    VENUE_NONCE_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(600),
+    /** Hosts a callback URL may use over http or on a private address: tests and local setups only. */
+    VENUE_CALLBACK_ALLOW_HOSTS: list,
+    VENUE_CALLBACK_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(5000),
+    VENUE_CALLBACK_MAX_BYTES: z.coerce.number().int().min(256).max(1_048_576).default(65_536),
+    /** Distinct reporters after which a reported item is held. */
+    VENUE_REPORT_THRESHOLD: z.coerce.number().int().min(1).max(1000).default(3),
+    /** Bearer token of the operator console; without it the console answers 404. */
+    VENUE_ADMIN_TOKEN: z.string().min(24).optional(),
+    /** An OpenAI-compatible moderation endpoint (base URL, e.g. https://api.openai.com/v1). */
+    MODERATION_URL: z.string().url().optional(),
+    MODERATION_API_KEY: z.string().optional(),
+    MODERATION_MODEL: z.string().default('omni-moderation-latest'),
+    SAFETY_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3000),
+  })
+  .superRefine((config, context) => {
+    if (config.NODE_ENV !== 'production') return
+    const require = (key: keyof typeof config, why: string) => {
+      if (!config[key])
+        context.addIssue({ code: 'custom', path: [key], message: `required in production: ${why}` })
+    }
+    require('VENUE_CONTACT_KEY', 'contactRef is sealed with it')
+    require('DATABASE_URL', 'replicas share one PostgreSQL')
+    require('VENUE_ADMIN_TOKEN', 'the operator console must be protected')
+    if (config.VENUE_CALLBACK_ALLOW_HOSTS.length > 0)
+      context.addIssue({
+        code: 'custom',
+        path: ['VENUE_CALLBACK_ALLOW_HOSTS'],
+        message: 'not allowed in production',
+      })
+  })
+export type VenueConfig = z.infer<typeof VenueConfig>
+
+export const readConfig = (env: Record<string, string | undefined> = process.env) =>
+  loadConfig(VenueConfig, env)

@@ -1,0 +1,200 @@
+import { sql } from 'drizzle-orm'
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core'
+
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
+
+/** An account-less human, keyed by the wallet that paid for the dating doc. */
+export const owners = pgTable('owners', {
+  id: serial('id').primaryKey(),
+  wallet: text('wallet').notNull().unique(),
+  tier: text('tier', { enum: ['agent_represented', 'profile_claimed', 'identity_verified'] })
+    .notNull()
+    .default('agent_represented'),
+  /** sha256 of the owner credential's secret part; the secret itself is never stored. */
+  credentialHash: text('credential_hash').notNull(),
+  ageOver18: boolean('age_over_18'),
+  createdAt: at('created_at').notNull().defaultNow(),
+})
+
+/** Each paid submission files a new doc. The heart and the contact pointer are private. */
+export const heartFiles = pgTable('heart_files', {
+  id: serial('id').primaryKey(),
+  ownerId: integer('owner_id')
+    .notNull()
+    .references(() => owners.id, { onDelete: 'cascade' }),
+  displayName: text('display_name'),
+  homeMarket: text('home_market').notNull(),
+  activeMarket: text('active_market').notNull(),
+  availableFor: text('available_for'),
+  researchOptin: text('research_optin').notNull(),
+  ageAttested: boolean('age_attested').notNull(),
+  /** AES-256-GCM ciphertext (key from config); decrypted only for the reveal. */
+  contactRefSealed: text('contact_ref_sealed'),
+  heart: jsonb('heart').notNull(),
+  paymentReference: text('payment_reference').notNull(),
+  createdAt: at('created_at').notNull().defaultNow(),
+})
+
+export const agentEndpoints = pgTable('agent_endpoints', {
+  id: serial('id').primaryKey(),
+  ownerId: integer('owner_id').references(() => owners.id, { onDelete: 'cascade' }),
+  personaId: integer('persona_id'),
+  runtime: text('runtime').notNull(),
+  callbackUrl: text('callback_url'),
+  publicKey: text('public_key'),
+  status: text('status', { enum: ['pending', 'active'] })
+    .notNull()
+    .default('pending'),
+  nonce: text('nonce').notNull(),
+  nonceExpiresAt: at('nonce_expires_at').notNull(),
+  verifiedReason: text('verified_reason'),
+  credentialHash: text('credential_hash'),
+  createdAt: at('created_at').notNull().defaultNow(),
+  verifiedAt: at('verified_at'),
+})
+
+export const personas = pgTable(
+  'personas',
+  {
+    id: serial('id').primaryKey(),
+    handle: text('handle').notNull(),
+    model: text('model').notNull(),
+    /** The private heart, as submitted (object or text); never served. */
+    heart: jsonb('heart').notNull(),
+    redteam: boolean('redteam').notNull().default(false),
+    ownerId: integer('owner_id').references(() => owners.id, { onDelete: 'cascade' }),
+    homeMarket: text('home_market'),
+    activeMarket: text('active_market'),
+    status: text('status', { enum: ['pending', 'admitted', 'rejected', 'held', 'withdrawn'] })
+      .notNull()
+      .default('pending'),
+    reason: text('reason'),
+    createdAt: at('created_at').notNull().defaultNow(),
+    admittedAt: at('admitted_at'),
+  },
+  (table) => [
+    // A rejected or withdrawn persona gives its handle back.
+    uniqueIndex('personas_handle')
+      .on(sql`lower(${table.handle})`)
+      .where(sql`status IN ('pending', 'admitted', 'held')`),
+    index('personas_pending').on(table.id).where(sql`status = 'pending'`),
+  ],
+)
+
+/** The venue's one capacity row: admissions take a seat with one conditional UPDATE. */
+export const capacity = pgTable('capacity', {
+  id: integer('id').primaryKey(),
+  used: integer('used').notNull(),
+})
+
+/** Operator settings (cap, venue_open, ...), read on each use so every replica agrees. */
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  updatedAt: at('updated_at').notNull().defaultNow(),
+})
+
+export const couples = pgTable('couples', {
+  id: serial('id').primaryKey(),
+  personaA: integer('persona_a')
+    .notNull()
+    .references(() => personas.id, { onDelete: 'cascade' }),
+  personaB: integer('persona_b')
+    .notNull()
+    .references(() => personas.id, { onDelete: 'cascade' }),
+  state: text('state').notNull().default('courting'),
+  createdAt: at('created_at').notNull().defaultNow(),
+})
+
+export const turns = pgTable(
+  'turns',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    coupleId: integer('couple_id')
+      .notNull()
+      .references(() => couples.id, { onDelete: 'cascade' }),
+    personaId: integer('persona_id'),
+    author: text('author').notNull(),
+    body: text('body').notNull(),
+    status: text('status', { enum: ['published', 'held', 'blocked'] }).notNull(),
+    reason: text('reason'),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (table) => [index('turns_published').on(table.id).where(sql`status = 'published'`)],
+)
+
+export const posts = pgTable(
+  'posts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    board: text('board').notNull(),
+    personaId: integer('persona_id').references(() => personas.id, { onDelete: 'cascade' }),
+    handle: text('handle').notNull(),
+    body: text('body').notNull(),
+    status: text('status', { enum: ['published', 'held', 'blocked'] }).notNull(),
+    reason: text('reason'),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (table) => [index('posts_board').on(table.board, table.id).where(sql`status = 'published'`)],
+)
+
+export const reports = pgTable(
+  'reports',
+  {
+    id: serial('id').primaryKey(),
+    targetType: text('target_type', { enum: ['persona', 'post', 'turn', 'couple'] }).notNull(),
+    targetId: integer('target_id').notNull(),
+    /** Who reported: a credential's subject, else a hash of the client address. */
+    reporterKey: text('reporter_key').notNull(),
+    reason: text('reason'),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (table) => [
+    // One report per reporter per item: "several distinct reporters" is a count of rows.
+    uniqueIndex('reports_once').on(table.targetType, table.targetId, table.reporterKey),
+  ],
+)
+
+export const events = pgTable('events', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  kind: text('kind').notNull(),
+  detail: jsonb('detail'),
+  createdAt: at('created_at').notNull().defaultNow(),
+})
+
+export const paymentReceipts = pgTable('payment_receipts', {
+  reference: text('reference').primaryKey(),
+  receipt: jsonb('receipt'),
+  claimedAt: at('claimed_at').notNull().defaultNow(),
+  completedAt: at('completed_at'),
+})
+
+export const schema = {
+  owners,
+  heartFiles,
+  agentEndpoints,
+  personas,
+  capacity,
+  settings,
+  couples,
+  turns,
+  posts,
+  reports,
+  events,
+  paymentReceipts,
+}
+export type Schema = typeof schema
+export type OwnerRow = typeof owners.$inferSelect
+export type PersonaRow = typeof personas.$inferSelect
+export type EndpointRow = typeof agentEndpoints.$inferSelect

@@ -1,0 +1,22 @@
+import type { PaymentsDeps } from '@agents/payments'
+import type { Logger } from '@agents/service-kit'
+import type { VenueDatabase } from './db/open.ts'
+import type { Sealer } from './intake/seal.ts'
+import type { SafetyCheck } from './safety/index.ts'
+import type { VenueSettings } from './settings/settings.ts'
+
+/** Everything the routes need, built once at start-up (start.ts) or by a test. */
+export type VenueDeps = {
+  database: VenueDatabase
+  logger: Logger
+  baseUrl: () => string
+  payments: PaymentsDeps
+  sealer: Sealer
+  safety: SafetyCheck
+  settings: VenueSettings
+  servicePrefix: string
+  nonceTtlSeconds: number
+  reportThreshold: number
+  callbacks: { allowHosts: readonly string[]; timeoutMs: number; maxBytes: number }
+  adminToken: string | undefined
+}

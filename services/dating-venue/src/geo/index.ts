@@ -1,0 +1,15 @@
+export { DEFAULT_GEO_RESTRICTED, GeoConfig, toGeoGateOptions } from './geo-config.ts'
+export {
+  GEO_DENIED_MESSAGE,
+  type GeoGateOptions,
+  type GeoUnknownPolicy,
+  type GeoVariables,
+  geoGate,
+} from './geo-gate.ts'
+export {
+  type GetClientAddressParameters,
+  getClientAddress,
+  pickForwardedFor,
+} from './get-client-address.ts'
+export { lookupCountry } from './lookup-country.ts'
+export { normalizeIp } from './normalize-ip.ts'

@@ -1,0 +1,16 @@
+import geoip from 'geoip-country'
+import { normalizeIp } from './normalize-ip.ts'
+
+/**
+ * ISO 3166-1 alpha-2 country of an IP address from the GeoLite2 data inside
+ * `geoip-country`; undefined for an address with no record (loopback,
+ * private, reserved) or a string that is not an address.
+ *
+ * @example
+ * lookupCountry('8.8.8.8') // 'US'
+ */
+export const lookupCountry = (ip: string): string | undefined => {
+  const address = normalizeIp(ip)
+  if (address === undefined) return undefined
+  return geoip.lookup(address)?.country || undefined
+}

@@ -1,0 +1,51 @@
+import { ApiError } from '@agents/service-kit'
+import { eq, sql } from 'drizzle-orm'
+import type { VenueDatabase } from '../db/open.ts'
+import { settings } from '../db/schema.ts'
+
+/** Operator settings the console may change at run time, with how each value is read. */
+const KEYS = {
+  cap: (value: string) => (/^\d{1,8}$/.test(value) ? value : undefined),
+  venue_open: (value: string) =>
+    ['true', 'false', '1', '0'].includes(value)
+      ? String(value === 'true' || value === '1')
+      : undefined,
+} as const
+export type SettingKey = keyof typeof KEYS
+
+/**
+ * Settings live in the database so every replica reads the same value; the
+ * configuration gives the defaults until the operator sets one.
+ */
+export const createVenueSettings = (
+  database: VenueDatabase,
+  defaults: { cap: number; venueOpen: boolean },
+) => {
+  const read = async (key: SettingKey) => {
+    const [row] = await database.db.select().from(settings).where(eq(settings.key, key))
+    return row?.value
+  }
+  return {
+    cap: async () => Number((await read('cap')) ?? defaults.cap),
+    venueOpen: async () => ((await read('venue_open')) ?? String(defaults.venueOpen)) === 'true',
+    /** SQL for the cap inside a statement (the admission's conditional UPDATE). */
+    capSql: () =>
+      sql`coalesce((SELECT value::int FROM settings WHERE key = 'cap'), ${defaults.cap}::int)`,
+    set: async (key: string, value: unknown) => {
+      if (!(key in KEYS)) throw new ApiError(400, 'key not allowed', { allowed: Object.keys(KEYS) })
+      if (value === undefined || value === null || value === '')
+        throw new ApiError(400, 'value required')
+      const normalised = KEYS[key as SettingKey](String(value))
+      if (normalised === undefined) throw new ApiError(400, `invalid value for ${key}`)
+      await database.db
+        .insert(settings)
+        .values({ key, value: normalised })
+        .onConflictDoUpdate({
+          target: settings.key,
+          set: { value: normalised, updatedAt: new Date() },
+        })
+      return normalised
+    },
+  }
+}
+export type VenueSettings = ReturnType<typeof createVenueSettings>

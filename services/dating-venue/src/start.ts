@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { createSqlReceiptStore, paymentsFromEnv } from '@agents/payments'
+import { createLogger, type Logger, type RunningServer, serve } from '@agents/service-kit'
+import { buildApp, SERVICE_NAME } from './app.ts'
+import type { VenueConfig } from './config.ts'
+import { openVenueDatabase } from './db/open.ts'
+import { events } from './db/schema.ts'
+import type { VenueDeps } from './deps.ts'
+import { geoGate, toGeoGateOptions } from './geo/index.ts'
+import { createSealer } from './intake/seal.ts'
+import { createSafetyCheck } from './safety/index.ts'
+import { createVenueSettings } from './settings/settings.ts'
+
+export type Venue = RunningServer & { deps: VenueDeps }
+
+/**
+ * The contactRef key: configured (required in production), else one kept
+ * beside the PGlite data so a local venue can still open its own rows after
+ * a restart; with nowhere to keep it, one per process.
+ */
+const contactKey = (config: VenueConfig, logger: Logger) => {
+  if (config.VENUE_CONTACT_KEY) return Buffer.from(config.VENUE_CONTACT_KEY, 'base64')
+  logger.warn('VENUE_CONTACT_KEY unset: using a local development key')
+  if (config.DATABASE_URL || config.DATA_DIR.startsWith('memory://')) return randomBytes(32)
+  const file = join(config.DATA_DIR, 'contact.key')
+  if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64')
+  mkdirSync(config.DATA_DIR, { recursive: true })
+  const key = randomBytes(32)
+  writeFileSync(file, key.toString('base64'), { mode: 0o600 })
+  return key
+}
+
+/** Opens the database, builds payments, safety, settings and the gate, and starts the server. */
+export const startVenue = async (
+  config: VenueConfig,
+  env: Record<string, string | undefined> = process.env,
+  { handleSignals = false }: { handleSignals?: boolean } = {},
+): Promise<Venue> => {
+  const logger = createLogger({ name: SERVICE_NAME, level: config.LOG_LEVEL })
+  const database = await openVenueDatabase({
+    url: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    poolMax: config.DATABASE_POOL_MAX,
+  })
+  let baseUrl = config.BASE_URL ?? `http://${config.HOST}:${config.PORT}`
+  const deps: VenueDeps = {
+    database,
+    logger,
+    baseUrl: () => baseUrl,
+    payments: paymentsFromEnv(env, { store: createSqlReceiptStore(database.client) }),
+    sealer: createSealer(contactKey(config, logger)),
+    safety: createSafetyCheck({
+      timeoutMs: config.SAFETY_TIMEOUT_MS,
+      ...(config.MODERATION_URL
+        ? {
+            moderation: {
+              url: config.MODERATION_URL,
+              model: config.MODERATION_MODEL,
+              timeoutMs: config.SAFETY_TIMEOUT_MS,
+              ...(config.MODERATION_API_KEY ? { apiKey: config.MODERATION_API_KEY } : {}),
+            },
+          }
+        : {}),
+    }),
+    settings: createVenueSettings(database, {
+      cap: config.VENUE_CAP,
+      venueOpen: config.VENUE_OPEN,
+    }),
+    servicePrefix: config.VENUE_SERVICE_PREFIX,
+    nonceTtlSeconds: config.VENUE_NONCE_TTL_SECONDS,
+    reportThreshold: config.VENUE_REPORT_THRESHOLD,
+    callbacks: {
+      allowHosts: config.VENUE_CALLBACK_ALLOW_HOSTS,
+      timeoutMs: config.VENUE_CALLBACK_TIMEOUT_MS,
+      maxBytes: config.VENUE_CALLBACK_MAX_BYTES,
+    },
+    adminToken: config.VENUE_ADMIN_TOKEN,
+  }
+  const gate = geoGate(
+    toGeoGateOptions(config, async (country) => {
+      await database.db
+        .insert(events)
+        .values({ kind: 'geo_denied', detail: { country: country ?? null } })
+    }),
+  )
+  const server = await serve(buildApp(deps, { gate, maxBodyBytes: config.MAX_BODY_BYTES }), {
+    port: config.PORT,
+    host: config.HOST,
+    logger,
+    handleSignals,
+    onClose: () => database.close(),
+  })
+  if (!config.BASE_URL) baseUrl = server.url
+  logger.info({ url: server.url, database: database.kind }, 'venue listening')
+  return { ...server, deps }
+}
