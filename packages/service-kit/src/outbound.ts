@@ -67,7 +67,11 @@ export const checkPublicUrl = (
       : { ok: false, reason: 'https only' }
   }
   if (url.protocol !== 'https:') return { ok: false, reason: 'https only' }
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase()
+  // `localhost.` is `localhost`: a trailing dot is the DNS root.
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase()
   if (host === 'localhost' || host.endsWith('.localhost'))
     return { ok: false, reason: 'loopback host' }
   if (isIP(host) && isNonPublicAddress(host))

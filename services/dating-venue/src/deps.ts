@@ -19,4 +19,6 @@ export type VenueDeps = {
   reportThreshold: number
   callbacks: { allowHosts: readonly string[]; timeoutMs: number; maxBytes: number }
   adminToken: string | undefined
+  /** Whether the client address comes from X-Forwarded-For (GEO_TRUST_FORWARDED_FOR). */
+  trustForwardedFor: boolean
 }

@@ -64,7 +64,8 @@ export const registerRoutes = (app: App, deps: VenueDeps) => {
       c.json(
         await fileReport(deps, body, {
           authorization: c.req.header('authorization'),
-          clientAddress: getClientAddress(c) ?? 'unknown',
+          clientAddress:
+            getClientAddress(c, { trustForwardedFor: deps.trustForwardedFor }) ?? 'unknown',
         }),
       ),
     { validationMessage: 'invalid report' },

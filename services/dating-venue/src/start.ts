@@ -52,7 +52,6 @@ export const startVenue = async (
     payments: paymentsFromEnv(env, { store: createSqlReceiptStore(database.client) }),
     sealer: createSealer(contactKey(config, logger)),
     safety: createSafetyCheck({
-      timeoutMs: config.SAFETY_TIMEOUT_MS,
       ...(config.MODERATION_URL
         ? {
             moderation: {
@@ -77,6 +76,7 @@ export const startVenue = async (
       maxBytes: config.VENUE_CALLBACK_MAX_BYTES,
     },
     adminToken: config.VENUE_ADMIN_TOKEN,
+    trustForwardedFor: config.GEO_TRUST_FORWARDED_FOR,
   }
   const gate = geoGate(
     toGeoGateOptions(config, async (country) => {

@@ -1,4 +1,5 @@
 import { createApp, createLogger, serve, startTestServer } from '@agents/service-kit'
+import type { MiddlewareHandler } from 'hono'
 import { expect, onTestFinished, test } from 'vitest'
 import { GEO_DENIED_MESSAGE, type GeoGateOptions, geoGate } from './geo-gate.ts'
 
@@ -168,4 +169,32 @@ test('behavior: without a socket (in-process request) the country is unknown', a
   const app = createApp({ name: 'geo-test', version: '0.0.0', logger })
   app.use(geoGate({ restricted: ['IR'], unknownPolicy: 'deny' })).get('/hello', (c) => c.json({}))
   expect((await app.request('/hello')).status).toBe(403)
+})
+
+test('behavior: in the createApp gate slot it runs before built-in routes like /health', async () => {
+  // The slot takes an untyped MiddlewareHandler, as the venue's buildApp does.
+  const gate: MiddlewareHandler = geoGate({
+    restricted: ['IR'],
+    trustedCountryHeader: 'cf-ipcountry',
+    unknownPolicy: 'allow',
+  })
+  const app = createApp({
+    name: 'geo-test',
+    version: '0.0.0',
+    logger,
+    notFoundMessage: 'no such room',
+    gate,
+  })
+  const server = await startTestServer(app)
+  onTestFinished(() => server.close())
+  const health = (country: string) =>
+    fetch(`${server.url}/health`, { headers: { 'cf-ipcountry': country } })
+  expect((await health('US')).status).toBe(200)
+  const refused = await health('IR')
+  expect({ status: refused.status, json: await refused.json() }).toEqual(denied)
+  const post = await fetch(`${server.url}/health`, {
+    method: 'POST',
+    headers: { 'cf-ipcountry': 'IR' },
+  })
+  expect(post.status).toBe(403)
 })

@@ -37,8 +37,13 @@ const LETTER_ZERO = /(?<=\d[ .-]?)o(?=[ .-]?\d)/g
  */
 export const digitsFromWords = (lower: string): string =>
   lower
-    .replace(TENS_AND_UNIT, (_, tens: string, unit: string) => DIGIT_OF.get(tens)! + DIGIT_OF.get(unit)!)
+    .replace(
+      TENS_AND_UNIT,
+      (_, tens: string, unit: string) => DIGIT_OF.get(tens)! + DIGIT_OF.get(unit)!,
+    )
     .replace(TENS_ALONE, (tens: string) => `${DIGIT_OF.get(tens)!}0`)
     .replace(SINGLE, (word: string) => DIGIT_OF.get(word)!)
-    .replace(REPEATED, (_, times: string, digit: string) => digit.repeat(times === 'double' ? 2 : 3))
+    .replace(REPEATED, (_, times: string, digit: string) =>
+      digit.repeat(times === 'double' ? 2 : 3),
+    )
     .replace(LETTER_ZERO, '0')

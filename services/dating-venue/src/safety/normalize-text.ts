@@ -9,7 +9,8 @@ export type NormalizedText = {
 // Format characters (zero-width space/joiners, bidi controls, soft hyphen, word
 // joiner, BOM) plus the fillers and variation selectors that render as nothing:
 // all of them can be slipped between digits or letters to dodge a pattern.
-const INVISIBLE = /[\p{Cf}\u034F\u115F\u1160\u3164\uFFA0\uFE00-\uFE0F]/gu
+// (U+034F and the selectors are combining marks, hence alternatives, not class members.)
+const INVISIBLE = /[\p{Cf}\u115F\u1160\u3164\uFFA0]|\u034F|[\uFE00-\uFE0F]/gu
 const MARKS = /\p{M}/gu
 // Apostrophes vanish so "i'm", "im" and "i’m" read the same to every pattern.
 const APOSTROPHES = /['’‘`´ʼ]/g
@@ -61,9 +62,17 @@ export const normalizeText = (text: string): NormalizedText => {
   return { plain, lower }
 }
 
-// Three or more single characters separated by single spaces: "s e n d", "j a n e @ g m a i l".
-const SPACED_OUT = /(?<!\S)(?:\S[ \t]){2,}\S(?!\S)/g
+// Three or more single letters or digits, each followed by one to three spaces, dots,
+// dashes, underscores or asterisks: "s e n d", "n.u.d.e.s". Two ("e.g.", "a.m.") are
+// left alone. With `keepDots` a dot is a character, not a spacer: "j a n e @ g m a i l . c o m".
+const SPACED_OUT = /(?<![a-z0-9])(?:[a-z0-9@$][ \t.\-_*·•]{1,3}){2,}[a-z0-9@$](?![a-z0-9])/g
+const SPACERS = /[ \t.\-_*·•]/g
+const SPACED_OUT_KEEP_DOTS =
+  /(?<![a-z0-9])(?:[a-z0-9@$.][ \t\-_*·•]{1,3}){2,}[a-z0-9@$.](?![a-z0-9])/g
+const SPACERS_KEEP_DOTS = /[ \t\-_*·•]/g
 
 /** Closes up letter-by-letter spacing ("n u d e s" -> "nudes"); input is `lower`. */
-export const joinSpacedLetters = (lower: string): string =>
-  lower.replace(SPACED_OUT, (run) => run.replace(/[ \t]/g, ''))
+export const joinSpacedLetters = (lower: string, { keepDots = false } = {}): string =>
+  keepDots
+    ? lower.replace(SPACED_OUT_KEEP_DOTS, (run) => run.replace(SPACERS_KEEP_DOTS, ''))
+    : lower.replace(SPACED_OUT, (run) => run.replace(SPACERS, ''))

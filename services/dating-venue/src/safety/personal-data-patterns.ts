@@ -13,7 +13,7 @@ export const PHONE_CUE_WINDOW = 40
 // Separators people put between the digits of one number ("5 5 5 - 8 6 7", "555.867.5309").
 // Commas are in ("fifty five five, eight six seven"); newlines and colons are not: they
 // split list items and times in prose.
-export const DIGIT_RUN = /\d(?:[ \t\-.,()/\\_*+~|]{0,3}\d)*/g
+export const DIGIT_RUN = /\d(?:[ \t\-\u2010-\u2015\u2022\u00B7.,()/\\_*+~|]{0,3}\d)*/g
 export const PHONE_CUE =
   /\b(?:call|calls|text|texts|txt|phone|number|num|digits|cell|cellphone|mobile|tel|sms|imessage|whatsapp|signal|telegram|ring|dial|reach me|hmu)\b/
 
@@ -125,8 +125,8 @@ export const SPELLED_DOT = new RegExp(
 const PLATFORMS_STRONG = String.raw`insta|instagram|ig|snap|snapchat|telegram|tg|whatsapp|whats app|discord|kik|onlyfans|only fans|fansly|twitter|twitter\s*/\s*x|tiktok|fb|facebook|wechat|weixin|skype|bsky|bluesky|mastodon|hinge|tinder|bumble|grindr|linkedin|venmo|cashapp|cash app`
 // Plus names that are ordinary words too; only used after an explicit invitation. (LINE is
 // left out: "catch me at line dancing".)
-const PLATFORMS_ANY = String.raw`${PLATFORMS_STRONG}|signal|threads|reddit|messenger|x|viber`
-const NAME = String.raw`@?([a-z0-9][a-z0-9._-]{2,})`
+const PLATFORMS_ANY = `${PLATFORMS_STRONG}|signal|threads|reddit|messenger|x|viber|the gram|gram`
+const NAME = `@?([a-z0-9][a-z0-9._-]{2,})`
 // Words that follow "my insta is" without being a handle ("my insta is private").
 export const NOT_A_HANDLE = new Set([
   'private',
@@ -173,7 +173,7 @@ export const NOT_A_HANDLE = new Set([
 /** Each captures the candidate name in group 1 (checked against NOT_A_HANDLE), or none. */
 export const HANDLE_PATTERNS: readonly RegExp[] = [
   // A: "insta: jane.doe", "snap @jane", "tg = janedoe", "ig -> jane_92".
-  new RegExp(String.raw`\b(?:${PLATFORMS_STRONG})\s*(?::|=|@|->|=>|–|—)\s*${NAME}`),
+  new RegExp(String.raw`\b(?:${PLATFORMS_STRONG})\s*(?::|=|@|->|=>|–|—|→|➡|⇒|»)\s*${NAME}`),
   // B: "my insta is jane.doe", "my snap handle is janedoe", "her ig: jane".
   new RegExp(
     String.raw`\b(?:my|her|his|our)\s+(?:${PLATFORMS_STRONG})(?:\s+(?:handle|username|user name|name|id|acct|account|@))?\s*(?:\bis\b|:|=|-)\s*${NAME}`,
@@ -182,12 +182,18 @@ export const HANDLE_PATTERNS: readonly RegExp[] = [
   new RegExp(
     String.raw`\b(?:add|follow|find|dm|pm|message|msg|hmu|hit me up|text|txt|contact|reach|ping|look me up|search|catch|talk|talk to|chat|chat with|move|switch|continue|slide into my)\b(?:\s+me)?(?:\s+up)?\s+(?:on|at|via|over|over to|through|to|@)\s+(?:my\s+)?(?:${PLATFORMS_ANY})\b()`,
   ),
+  // E: "im jane_doe92 on the gram": a name that looks like a handle (digit, dot or underscore).
+  new RegExp(
+    String.raw`\b(?:im|i am|as)\s+@?([a-z0-9]*[._\d][a-z0-9._]*)\s+on\s+(?:the\s+)?(?:${PLATFORMS_STRONG}|gram)\b`,
+  ),
   // "add me on <anything>": the phrase has no innocent reading here.
   /\badd me (?:on|at|via)\s+[a-z]+()/,
   // D: "snap me", "insta me", "kik me", "whatsapp me".
-  new RegExp(String.raw`\b(?:snap|snapchat|insta|telegram|whatsapp|kik|discord|wechat)\s+me\b()`),
+  /\b(?:snap|snapchat|insta|telegram|whatsapp|kik|discord|wechat)\s+me\b()/,
   // "my username is jane92", "handle: janedoe" (the venue handle is not the human's).
-  new RegExp(String.raw`\b(?:my\s+(?:user\s*name|handle|screen\s*name|gamertag|tag))\s*(?:\bis\b|:|=)\s*${NAME}`),
+  new RegExp(
+    String.raw`\b(?:my\s+(?:user\s*name|handle|screen\s*name|gamertag|tag))\s*(?:\bis\b|:|=)\s*${NAME}`,
+  ),
   // Reddit-style "u/jane".
   /(?<![a-z0-9])u\/([a-z0-9_-]{3,})/,
 ]
@@ -202,8 +208,10 @@ export const CONTACT_TLDS = new Set([...SPELLED_TLDS, 'link', 'page', 'site', 'b
 // Wallets. EVM and bech32 are unambiguous; base58 needs mixed case (`plain`).
 export const EVM_ADDRESS = /\b0x[0-9a-f]{40}\b/
 export const BTC_BECH32 = /\b(?:bc|tb)1[02-9ac-hj-np-z]{25,87}\b/
-export const BTC_BASE58 = /(?<![1-9A-HJ-NP-Za-km-z])[13][1-9A-HJ-NP-Za-km-z]{25,34}(?![1-9A-HJ-NP-Za-km-z])/g
-export const SOLANA_BASE58 = /(?<![1-9A-HJ-NP-Za-km-z])[1-9A-HJ-NP-Za-km-z]{32,44}(?![1-9A-HJ-NP-Za-km-z])/g
+export const BTC_BASE58 =
+  /(?<![1-9A-HJ-NP-Za-km-z])[13][1-9A-HJ-NP-Za-km-z]{25,34}(?![1-9A-HJ-NP-Za-km-z])/g
+export const SOLANA_BASE58 =
+  /(?<![1-9A-HJ-NP-Za-km-z])[1-9A-HJ-NP-Za-km-z]{32,44}(?![1-9A-HJ-NP-Za-km-z])/g
 export const WALLET_CUE =
   /\b(?:sol|solana|wallet|phantom|address|addy|pubkey|public key|usdc|usdt|crypto|tip|tips|donate|send|receive|tron|trc20)\b/
 export const WALLET_CUE_WINDOW = 60

@@ -3,7 +3,7 @@ import * as linkify from 'linkifyjs'
 import 'linkify-plugin-mention'
 import { digitsFromWords } from './digits-from-words.ts'
 import { findWallet } from './find-wallet.ts'
-import { type NormalizedText, normalizeText } from './normalize-text.ts'
+import { joinSpacedLetters, type NormalizedText, normalizeText } from './normalize-text.ts'
 import {
   BARE_DOMAIN_ALLOW,
   CONTACT_TLDS,
@@ -46,29 +46,55 @@ export const screenPersonalData = (
   const found = new Set<PersonalDataKind>()
   const { plain, lower } = normalized
   const dotted = /dot/i.test(plain) ? rewriteSpelledDots(plain) : plain
+  // Letter-by-letter spacing closed up: dots kept for addresses ("j a n e @ g m a i l . c o m"),
+  // dropped for platform names ("s.n.a.p: janedoe").
+  const addressText = joinSpacedLetters(lower, { keepDots: true })
+  const handleText = joinSpacedLetters(lower)
   if (hasPhone(plain, lower)) found.add('phone')
   for (const kind of findLinks(dotted)) found.add(kind)
-  if (hasObfuscatedEmail(lower)) found.add('email')
-  if (hasPlatformHandle(lower)) found.add('handle')
+  if (addressText !== lower)
+    for (const kind of findLinks(rewriteSpelledDots(addressText))) found.add(kind)
+  if (hasObfuscatedEmail(addressText)) found.add('email')
+  if (hasPlatformHandle(handleText)) found.add('handle')
   if (findWallet(plain, dotted.toLowerCase())) found.add('wallet')
   return { found: [...found].sort() }
 }
 
+const SENTENCE_END = /[.!?;]\s|\n/
+
+// Long letter-and-digit tokens (hex keys, addresses, ids) are not numbers to dial.
+const LONG_ALPHANUMERIC = /\b(?=[a-z0-9]*[a-z])(?=[a-z0-9]*\d)[a-z0-9]{20,}\b/g
+
 const hasPhone = (plain: string, lower: string): boolean => {
-  const digitText = digitsFromWords(lower)
+  const digitText = digitsFromWords(lower.replace(LONG_ALPHANUMERIC, ' '))
+  let international = false
+  let national = false
   for (const run of digitText.matchAll(DIGIT_RUN)) {
-    const digits = run[0].replace(/\D/g, '').length
+    const digits = countDigits(run[0])
     if (digits >= PHONE_RUN_DIGITS) return true
-    if (digits >= PHONE_CUED_RUN_DIGITS) {
-      const from = Math.max(0, run.index - PHONE_CUE_WINDOW)
-      const window = digitText.slice(from, run.index + run[0].length + PHONE_CUE_WINDOW)
-      if (PHONE_CUE.test(window)) return true
-    }
+    if (digits < PHONE_CUED_RUN_DIGITS) continue
+    // The cue must be in the same sentence: "2015-2019 in Berlin. Call me old-fashioned".
+    const end = run.index + run[0].length
+    const before = digitText.slice(Math.max(0, run.index - PHONE_CUE_WINDOW), run.index)
+    const after = digitText.slice(end, end + PHONE_CUE_WINDOW)
+    const sentence = `${before.split(SENTENCE_END).at(-1)} ${after.split(SENTENCE_END)[0]}`
+    if (PHONE_CUE.test(sentence)) return true
+    if (/\+\s*$/.test(before)) international = true
+    else if (run[0].startsWith('0')) national = true
   }
-  // Real numbers of 7-8 digits with a country code ("+49 30 901820") have no cue word;
-  // libphonenumber knows which lengths each region dials. Skipped for short numbers.
-  if (countDigits(plain) < PHONE_CUED_RUN_DIGITS) return false
-  return PHONE_REGIONS.some((region) => findPhoneNumbersInText(plain, region).length > 0)
+  // Left: 7-8 digit runs without a cue word. libphonenumber knows each country's
+  // lengths: "+49 30 901820" is a number, and so is "030 901820" in Germany. Without
+  // "+", only numbers written with a trunk "0" are asked about, since DE also accepts
+  // bare 8 digits and "2015-2019" is a year range. (It costs ~0.1 ms a region.)
+  if (international && findPhoneNumbersInText(plain).length > 0) return true
+  return (
+    national &&
+    PHONE_REGIONS.some((region) =>
+      findPhoneNumbersInText(plain, region).some(({ startsAt }) =>
+        /^\(?0/.test(plain.slice(startsAt)),
+      ),
+    )
+  )
 }
 
 const countDigits = (text: string): number => {
@@ -85,16 +111,22 @@ const rewriteSpelledDots = (plain: string): string =>
     NOT_A_SITE.has(name.toLowerCase()) ? match : `${name}.${tld}`,
   )
 
+// linkify is the slowest screen (~0.25 ms per 1,000 characters); prose with no
+// "x.y", "x@y", "@name" or "://" cannot hold anything it finds.
+const MAY_HOLD_LINK = /[\p{L}\p{N}_-][.@][\p{L}\p{N}]|@[\p{L}\p{N}_]|:\/\//u
+
 const findLinks = (text: string): PersonalDataKind[] => {
+  if (!MAY_HOLD_LINK.test(text)) return []
   const kinds: PersonalDataKind[] = []
   for (const token of linkify.find(text)) {
     if (token.type === 'email') kinds.push('email')
     else if (token.type === 'mention') {
       // "jane@gmail" is an address without its TLD (the e-mail checks decide); "@5pm" is a time.
       const before = text[token.start - 1]
-      if ((before === undefined || !/[\p{L}\p{N}]/u.test(before)) && !NOT_A_MENTION.test(token.value.toLowerCase()))
-        kinds.push('handle')
-    } else if (token.type === 'url' && !isProseDomain(token.value)) kinds.push('link')
+      const attached = before !== undefined && /[\p{L}\p{N}]/u.test(before)
+      if (!attached && !NOT_A_MENTION.test(token.value.toLowerCase())) kinds.push('handle')
+    } else if (token.type === 'url' && !isProseDomain(token.value) && !isMailHost(token.value))
+      kinds.push('link')
   }
   return kinds
 }
@@ -107,6 +139,10 @@ const isProseDomain = (value: string): boolean => {
   const tld = value.slice(value.lastIndexOf('.') + 1)
   return /^[A-Z][a-z]+$/.test(tld) && !CONTACT_TLDS.has(tld.toLowerCase())
 }
+
+// "jane at gmail dot com" leaves "gmail.com" for linkify: the address, not a link.
+const isMailHost = (value: string): boolean =>
+  MAIL_PROVIDERS.has(value.toLowerCase().split('.')[0] ?? '') && !/[/:?#@]/.test(value)
 
 const hasObfuscatedEmail = (lower: string): boolean => {
   if (PROVIDER_NAMED.test(lower)) return true

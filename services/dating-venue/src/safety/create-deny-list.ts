@@ -1,0 +1,161 @@
+import {
+  DataSet,
+  type EnglishProfaneWord,
+  englishDataset,
+  englishRecommendedTransformers,
+  RegExpMatcher,
+} from 'obscenity'
+import {
+  DENY_PATTERNS,
+  DENY_PHRASES,
+  INNOCENT_PHRASES,
+  MINORS_WINDOW,
+  NOT_PROFANE,
+  type PhraseCategory,
+  SEXUAL_WORDS,
+  SLURS,
+} from './deny-phrases.ts'
+import { joinSpacedLetters, type NormalizedText, normalizeText } from './normalize-text.ts'
+import type { DenyCategory } from './types.ts'
+
+export type CreateDenyListParameters = {
+  /** Added to the built-in phrases, same rules (lowercase words, no digits). */
+  extraPhrases?: Partial<Record<Exclude<DenyCategory, 'profanity'>, readonly string[]>>
+}
+
+/** Returns the deny categories the text hits, sorted (empty when clean). */
+export type DenyList = (text: string, normalized?: NormalizedText) => DenyCategory[]
+
+export class DenyPhraseError extends Error {
+  override name = 'DenyPhraseError'
+}
+
+type Metadata = { originalWord: EnglishProfaneWord }
+type Hit = { kind: PhraseCategory | 'profanity'; start: number; end: number }
+
+/**
+ * Builds the deny-list once: obscenity's English dataset (slurs count as
+ * harassment, the rest as profanity) plus the venue's phrase lists compiled into
+ * one regular expression, plus DENY_PATTERNS. Nothing is compiled per call.
+ *
+ * @example
+ * const deny = createDenyList()
+ * deny('s3nd n u d e s') // ['sexual_solicitation']
+ */
+export const createDenyList = ({ extraPhrases = {} }: CreateDenyListParameters = {}): DenyList => {
+  const dataset = new DataSet<Metadata>()
+    .addAll(englishDataset)
+    .removePhrasesIf(
+      (phrase) => phrase.metadata !== undefined && NOT_PROFANE.has(phrase.metadata.originalWord),
+    )
+  const built = dataset.build()
+  const profanity = new RegExpMatcher({
+    ...built,
+    whitelistedTerms: [...(built.whitelistedTerms ?? []), ...INNOCENT_PHRASES],
+    ...englishRecommendedTransformers,
+  })
+  const phrases = compilePhrases(extraPhrases)
+
+  return function denyList(text, normalized = normalizeText(text)) {
+    // Hyphens, underscores and runs of spaces read as one space ("kill-yourself"); line
+    // breaks stay, since a heart is its fields joined by newlines and "im 16" may end one.
+    const prepared = joinSpacedLetters(normalized.lower).replace(/[-_ \t\f\v\r]+/g, ' ')
+    const hits: Hit[] = []
+    for (const match of profanity.getAllMatches(prepared)) {
+      const word = dataset.getPayloadWithPhraseMetadata(match).phraseMetadata?.originalWord
+      const hit = { start: match.startIndex, end: match.endIndex + 1 }
+      hits.push({ kind: word && SLURS.has(word) ? 'harassment' : 'profanity', ...hit })
+      if (word && SEXUAL_WORDS.has(word)) hits.push({ kind: 'sexual_context', ...hit })
+    }
+    // Same length as `prepared`, so positions from both matchers line up.
+    const unleeted = prepared.replace(LEET_RUN, unleet)
+    for (const match of unleeted.matchAll(phrases.pattern)) {
+      const matched = match[1] ?? ''
+      const start = match.index
+      for (const kind of phrases.categories.get(phraseKey(matched)) ?? [])
+        hits.push({ kind, start, end: start + matched.length })
+    }
+    const found = new Set<DenyCategory>()
+    for (const { kind } of hits)
+      if (kind !== 'school_age' && kind !== 'sexual_context') found.add(kind)
+    for (const { category, pattern } of DENY_PATTERNS)
+      if (pattern.test(prepared)) found.add(category)
+    if (isMinorInSexualContext(hits)) found.add('minors')
+    return [...found].sort()
+  }
+}
+
+// Leetspeak (obscenity's table): a run of these stands for letters when a letter follows
+// ("s3nd", "n00dz", "$end"), or when it is digits/$/@ right after a letter ("nud3$").
+// "horny!" keeps its "!" and "im 16" its digits.
+const LEET: Record<string, string> = {
+  '@': 'a',
+  '4': 'a',
+  '(': 'c',
+  '3': 'e',
+  '6': 'g',
+  '1': 'i',
+  '!': 'i',
+  '|': 'i',
+  '/': 'l',
+  '0': 'o',
+  $: 's',
+  '5': 's',
+  '7': 't',
+  '2': 'z',
+}
+const LEET_RUN = /[@4(361!|/0$572]+(?=[a-z])|(?<=[a-z])[@4361025$7]+/g
+const unleet = (run: string) => run.replace(/./g, (char) => LEET[char] ?? char)
+
+// Repeats and spaces vary between a phrase and its matches; the key drops both.
+const phraseKey = (text: string) => text.replace(/ /g, '').replace(/(.)\1+/g, '$1')
+
+const toPhrase = (raw: string): string => {
+  const phrase = raw
+    .toLowerCase()
+    .replace(/['’]/g, '')
+    .replace(/[-_\s]+/g, ' ')
+    .trim()
+  if (!/^[a-z]+(?: [a-z]+)*$/.test(phrase))
+    throw new DenyPhraseError(`deny phrase must be lowercase words without digits: "${raw}"`)
+  return phrase
+}
+
+const compilePhrases = (extraPhrases: CreateDenyListParameters['extraPhrases'] = {}) => {
+  const categories = new Map<string, PhraseCategory[]>()
+  const alternatives = new Set<string>()
+  const lists = Object.entries(DENY_PHRASES) as [PhraseCategory, readonly string[]][]
+  const extras = extraPhrases as Partial<Record<PhraseCategory, readonly string[]>>
+  for (const [category, builtIn] of lists) {
+    for (const phrase of [...builtIn, ...(extras[category] ?? [])].map(toPhrase)) {
+      const key = phraseKey(phrase)
+      const known = categories.get(key) ?? []
+      if (!known.includes(category)) categories.set(key, [...known, category])
+      // Each letter matches a run of itself, each space is optional:
+      // "sugar daddy" -> s+u+g+a+r+ ?d+a+d+y+ ("sugar daaaddy", "sugardaddy", "sugar dady").
+      alternatives.add(
+        phrase
+          .split(' ')
+          .map((word) => [...word.replace(/(.)\1+/g, '$1')].map((letter) => `${letter}+`).join(''))
+          .join(' ?'),
+      )
+    }
+  }
+  // Longest first, so the most specific phrase at a position is the one reported.
+  const sorted = [...alternatives].sort((a, b) => b.length - a.length)
+  const pattern = new RegExp(`(?<![a-z0-9])(?=((?:${sorted.join('|')}))(?![a-z0-9]))`, 'g')
+  return { pattern, categories }
+}
+
+const isMinorInSexualContext = (hits: readonly Hit[]): boolean => {
+  const sexual = hits.filter(
+    (hit) => hit.kind === 'sexual_context' || hit.kind === 'sexual_solicitation',
+  )
+  return hits.some(
+    (young) =>
+      young.kind === 'school_age' &&
+      sexual.some(
+        (hit) => hit.start - young.end <= MINORS_WINDOW && young.start - hit.end <= MINORS_WINDOW,
+      ),
+  )
+}
