@@ -107,7 +107,9 @@ export const registerRoutes = (app: App, deps: VenueDeps) => {
         })
       while (!stream.aborted && !stream.closed) {
         await stream.sleep(FLOOR_POLL_MS)
-        const fresh = await readFloor(deps, { afterTurn, afterPost })
+        // The database going away (shutdown) ends the stream; the client reconnects elsewhere.
+        const fresh = await readFloor(deps, { afterTurn, afterPost }).catch(() => undefined)
+        if (!fresh) break
         for (const item of [...fresh].reverse()) {
           if (item.kind === 'turn') afterTurn = Math.max(afterTurn, item.id)
           else afterPost = Math.max(afterPost, item.id)

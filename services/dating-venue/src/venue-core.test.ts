@@ -31,6 +31,7 @@ describe.each(backends)('the venue core on $name', ({ url }) => {
   const get = async (path: string, headers: Record<string, string> = {}) => {
     const response = await fetch(`${venue.url}${path}`, { headers })
     const text = await response.text()
+    // biome-ignore lint/suspicious/noExplicitAny: tests read JSON by path
     let json: any
     try {
       json = JSON.parse(text)
