@@ -36,6 +36,7 @@ const requirement: RequirementV2 = {
   maxTimeoutSeconds: 300,
   amount: '1000',
   ...rail,
+  extra: rail.extra ?? {},
 }
 
 try {

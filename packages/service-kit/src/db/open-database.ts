@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { PGlite } from '@electric-sql/pglite'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
@@ -33,6 +34,38 @@ export type OpenDatabaseParameters<schema extends Record<string, unknown>> = {
   migrationsFolder: string
 }
 
+/**
+ * A pg Client that prepares every parameterised query once per connection
+ * (a statement named by a hash of its text), instead of node-postgres's
+ * default unnamed statement that PostgreSQL parses and plans on every call.
+ * The swap rail's matcher is one large statement: preparing it halved
+ * PostgreSQL's CPU per match and raised matches/s by 64 % (bench/README.md).
+ * Queries without parameters (migrations, multi-statement scripts) keep the
+ * simple protocol.
+ */
+class PreparingClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: node-postgres's query has many overloads; this forwards them all
+  override query(config: any, values?: any, callback?: any): any {
+    if (typeof config === 'string' && Array.isArray(values)) {
+      return super.query({ name: statementName(config), text: config, values }, callback)
+    }
+    if (
+      config !== null &&
+      typeof config === 'object' &&
+      typeof config.text === 'string' &&
+      config.name === undefined &&
+      typeof config.submit !== 'function' &&
+      Array.isArray(config.values ?? values)
+    ) {
+      return super.query({ ...config, name: statementName(config.text) }, values, callback)
+    }
+    return super.query(config, values, callback)
+  }
+}
+
+const statementName = (text: string) =>
+  `s_${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`
+
 // Any fixed number: every replica of every service takes the same lock, so
 // two replicas starting together never run one migration twice.
 const MIGRATION_LOCK = 7_246_001
@@ -59,7 +92,7 @@ export const openDatabase = async <schema extends Record<string, unknown>>({
     } finally {
       await lockClient.end()
     }
-    const pool = new pg.Pool({ connectionString: url, max: poolMax })
+    const pool = new pg.Pool({ connectionString: url, max: poolMax, Client: PreparingClient })
     // An idle client losing its server must not crash the process; the next query reports it.
     pool.on('error', () => {})
     return {

@@ -1,0 +1,159 @@
+// Swap-rail benchmark: intent-to-match throughput on PostgreSQL (50 clients,
+// 1,000 open offers over 10 models) beside pgbench's TPC-B-like script (50
+// clients) on the same server, interleaved round by round in the same run.
+// The ratio matches/s ÷ pgbench tps is what to compare across runs. The book
+// is audited afterwards and any broken rule fails the run.
+import { execFile } from 'node:child_process'
+import { availableParallelism } from 'node:os'
+import { promisify } from 'node:util'
+import { devnetEnv, startDevnet } from '@agents/devnet'
+import { createTestDatabase } from '@agents/service-kit/db'
+import pg from 'pg'
+import { checkBook } from './check-book.ts'
+import { loadIntents } from './load-intents.ts'
+import { type CpuCores, measureCpu } from './measure-cpu.ts'
+import { runPgbench } from './run-pgbench.ts'
+import { seedOffers } from './seed-offers.ts'
+import { startServer } from './start-server.ts'
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10)
+const rounds = Number(process.env.BENCH_ROUNDS ?? 2)
+const poolMax = Number(process.env.BENCH_POOL_MAX ?? 20)
+const serverUrl =
+  process.env.BENCH_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  'postgres://postgres@127.0.0.1:5432/test'
+const CLIENTS = 50
+const MODELS = [
+  'llama-3.3-70b-instruct',
+  'llama-3.1-8b-instruct',
+  'qwen-2.5-72b-instruct',
+  'qwen-2.5-coder-32b',
+  'mistral-large-2411',
+  'mixtral-8x22b-instruct',
+  'deepseek-v3',
+  'deepseek-r1',
+  'gemma-2-27b-it',
+  'phi-4',
+] as const
+
+const format = (value: number) => Math.round(value).toLocaleString('en-US')
+const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length
+const showCpu = (cpu: CpuCores, perUnit: number, unit: string, generator: string) => {
+  const parts = [`postgres ${cpu.postgres.toFixed(2)}`, `${generator} ${cpu.generator.toFixed(2)}`]
+  if (cpu.server > 0) parts.push(`swap-rail server ${cpu.server.toFixed(2)}`)
+  parts.push(`rest of the machine ${cpu.other.toFixed(2)}`)
+  const each = [`postgres ${format((cpu.postgres * 1e6) / perUnit)} us`]
+  if (cpu.server > 0) each.push(`server ${format((cpu.server * 1e6) / perUnit)} us`)
+  console.log(`    CPU in cores: ${parts.join(', ')}; per ${unit}: ${each.join(', ')}`)
+}
+
+// pgbench's clients and the server's pool must fit beside whatever else is connected.
+const admin = new pg.Client({ connectionString: serverUrl })
+await admin.connect()
+const { rows } = await admin.query<{ max: string; used: string }>(
+  "SELECT current_setting('max_connections') AS max, (SELECT count(*) FROM pg_stat_activity) AS used",
+)
+await admin.end()
+if (Number(rows[0]!.used) + CLIENTS + poolMax + 2 > Number(rows[0]!.max))
+  throw new Error(`max_connections ${rows[0]!.max} is too low for ${CLIENTS} + pool ${poolMax}`)
+
+const devnet = await startDevnet({ tempo: false })
+const railDatabase = await createTestDatabase(serverUrl)
+const pgbenchDatabase = await createTestDatabase(serverUrl)
+const audit = new pg.Pool({ connectionString: railDatabase.url, max: 1 })
+const matchCount = async () =>
+  Number((await audit.query<{ n: string }>('SELECT count(*) AS n FROM swap_matches')).rows[0]!.n)
+let server: Awaited<ReturnType<typeof startServer>> | undefined
+let ok = false
+try {
+  await promisify(execFile)('pgbench', ['-i', '-q', '-s', '10', pgbenchDatabase.url])
+  server = await startServer({
+    ...devnetEnv(devnet),
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATABASE_URL: railDatabase.url,
+    DATABASE_POOL_MAX: String(poolMax),
+    SWAP_SWEEP_INTERVAL_MS: '3600000',
+  })
+  const rail = server
+  await seedOffers(rail.url, { count: 1000, models: MODELS })
+  // What others already use of the machine (shared runners): a noisy run shows here.
+  const quiet = measureCpu()
+  await new Promise((done) => setTimeout(done, 1000))
+  console.log(
+    `# swap-rail benchmark (${rounds} rounds of ${seconds} s, ${CLIENTS} clients, ` +
+      `${availableParallelism()} cores, server pool ${poolMax}, 1,000 offers over ${MODELS.length} models)`,
+  )
+  console.log(`machine busy before the load: ${quiet(1).machine.toFixed(2)} cores\n`)
+  // Warm-up: the server's JIT and both databases' caches.
+  await runPgbench(pgbenchDatabase.url, { clients: CLIENTS, seconds: 2 })
+  await loadIntents(rail.url, { models: MODELS, connections: CLIENTS, seconds: 2, seed: 99 })
+
+  const tps: number[] = []
+  const rates: number[] = []
+  const p99s: number[] = []
+  const pgbenchRound = async (round: number) => {
+    const meter = measureCpu()
+    const started = performance.now()
+    const result = await runPgbench(pgbenchDatabase.url, { clients: CLIENTS, seconds })
+    const cpu = meter((performance.now() - started) / 1000)
+    tps.push(result.tps)
+    console.log(
+      `round ${round}  pgbench TPC-B      ${format(result.tps).padStart(6)} tps        ` +
+        `latency average ${result.latencyMs.toFixed(1)} ms`,
+    )
+    showCpu(cpu, result.tps, 'transaction', 'pgbench')
+  }
+  const railRound = async (round: number) => {
+    const before = await matchCount()
+    const meter = measureCpu({ serverPid: rail.pid })
+    const started = performance.now()
+    const result = await loadIntents(rail.url, {
+      models: MODELS,
+      connections: CLIENTS,
+      seconds,
+      seed: round,
+    })
+    const elapsed = (performance.now() - started) / 1000
+    const cpu = meter(elapsed)
+    const rate = ((await matchCount()) - before) / elapsed
+    rates.push(rate)
+    p99s.push(result.latency.p99)
+    console.log(
+      `round ${round}  swap-rail intents  ${format(rate).padStart(6)} matches/s  ` +
+        `latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms  ` +
+        `(${format(result.requests)} requests, ${result.non2xx} non-2xx, ${result.errors} errors)`,
+    )
+    showCpu(cpu, rate, 'match', 'autocannon')
+  }
+  // ABBA order, so drift over the run falls on both sides.
+  for (let round = 1; round <= rounds; round++) {
+    const order = round % 2 === 1 ? [pgbenchRound, railRound] : [railRound, pgbenchRound]
+    for (const step of order) await step(round)
+  }
+
+  console.log(
+    `\npgbench TPC-B (baseline) ${format(mean(tps))} tps; swap rail ${format(mean(rates))} matches/s, ` +
+      `p99 at most ${Math.max(...p99s)} ms; ratio ${(mean(rates) / mean(tps)).toFixed(2)}x (goal 0.5x)\n`,
+  )
+  const book = await checkBook(audit)
+  console.log(
+    Object.entries(book.stats)
+      .map(([name, value]) => `${name} ${format(value)}`)
+      .join(', '),
+  )
+  for (const [name, value] of Object.entries(book.broken)) console.log(`${name}: ${value}`)
+  if (book.stats['offers filled'] === 0) console.log('no offer filled up: run it longer')
+  console.log(book.ok ? 'book audit: ok' : 'book audit: FAILED')
+  ok = book.ok
+} finally {
+  await server?.stop()
+  await audit.end()
+  await devnet.stop()
+  await railDatabase.drop()
+  await pgbenchDatabase.drop()
+}
+process.exitCode = ok ? 0 : 1
