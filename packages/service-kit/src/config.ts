@@ -38,3 +38,14 @@ export const Port = z.coerce.number().int().min(0).max(65535)
 
 /** A log level pino understands. */
 export const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+
+/** A comma-separated env list (`a, b,c`), trimmed, empty items dropped; unset is `[]`. */
+export const CommaList = z
+  .string()
+  .default('')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  )

@@ -1,6 +1,7 @@
-export { ConfigError, LogLevel, loadConfig, Port } from './config.ts'
+export { CommaList, ConfigError, LogLevel, loadConfig, Port } from './config.ts'
 export { type App, type AppEnv, type CreateAppParameters, createApp } from './create-app.ts'
 export { ApiError, type ErrorExtras, errorBody } from './errors.ts'
+export { type Es256Key, loadEs256Key } from './es256-key.ts'
 export { type JsonRouteOptions, jsonRoute } from './json-route.ts'
 export { type CreateLoggerParameters, createLogger, type Logger } from './logger.ts'
 export { defineMcpTool, type McpTool, type MountMcpParameters, mountMcp } from './mcp.ts'

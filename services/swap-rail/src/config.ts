@@ -1,18 +1,8 @@
-import { LogLevel, loadConfig, Port } from '@agents/service-kit'
+import { CommaList, LogLevel, loadConfig, Port } from '@agents/service-kit'
 import { z } from 'zod'
 
 const seconds = (fallback: number, max: number) =>
   z.coerce.number().int().min(1).max(max).default(fallback)
-
-const hostList = z
-  .string()
-  .default('')
-  .transform((value) =>
-    value
-      .split(',')
-      .map((host) => host.trim())
-      .filter(Boolean),
-  )
 
 /** Every SWAP_* setting (payments are PAYMENTS_*, read by @agents/payments). Documented in README.md. */
 export const SwapRailConfig = z
@@ -51,7 +41,7 @@ export const SwapRailConfig = z
     /** The hub's ES256 signing key: PKCS#8 PEM or a private JWK (JSON). Generated per process when unset (not in production). */
     SWAP_GRANT_SIGNING_KEY: z.string().optional(),
     /** Hosts an offer endpoint may use over http or on a private address: local setups and tests only. */
-    SWAP_DEV_ENDPOINT_HOSTS: hostList,
+    SWAP_DEV_ENDPOINT_HOSTS: CommaList,
     SWAP_MAX_MTOK: z.coerce.number().int().min(1).max(100_000).default(100_000),
     /** Highest accepted price, USD per MTok. */
     SWAP_MAX_PRICE_USD: z.coerce.number().int().min(1).max(1000).default(1000),

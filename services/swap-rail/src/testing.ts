@@ -1,13 +1,7 @@
 import { type Devnet, devnetEnv } from '@agents/devnet'
+import { UNUSED_PAYMENTS_ENV } from '@agents/payments/testing'
 import { readConfig } from './config.ts'
 import { startSwapRail } from './start.ts'
-
-/** Payment settings for tests that never pay: nothing listens at the facilitator URL. */
-const NO_PAYMENTS_ENV = {
-  PAYMENTS_DEVNET: '1',
-  PAYMENTS_FACILITATOR_URL: 'http://127.0.0.1:9',
-  PAYMENTS_PAY_TO: '0x3aA62bAb8c47716eE13421d0620C9FC9740A5A62',
-}
 
 /** The PostgreSQL server of the tests (`.ci/run` exports it). */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL
@@ -28,7 +22,7 @@ export const startTestSwapRail = async ({
   env?: Record<string, string>
 } = {}) => {
   const settings = {
-    ...(devnet ? devnetEnv(devnet) : NO_PAYMENTS_ENV),
+    ...(devnet ? devnetEnv(devnet) : UNUSED_PAYMENTS_ENV),
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     PORT: '0',

@@ -20,6 +20,18 @@ export type Database<schema extends Record<string, unknown>> = {
   client: SqlClient
   /** `select 1`: for health checks. */
   probe: () => Promise<void>
+  /**
+   * Holds a session-level advisory lock for long singleton work (the match
+   * beat) without holding a transaction open: on PostgreSQL one pooled
+   * connection keeps the lock while `work` uses the pool; on PGlite (one
+   * process) an in-process lock does the same. Without `wait`, answers
+   * `{ ran: false }` at once when another holder has it.
+   */
+  withLock: <value>(
+    key: number,
+    work: () => Promise<value>,
+    options?: { wait?: boolean },
+  ) => Promise<{ ran: true; value: value } | { ran: false }>
   close: () => Promise<void>
 }
 
@@ -95,8 +107,26 @@ export const openDatabase = async <schema extends Record<string, unknown>>({
     const pool = new pg.Pool({ connectionString: url, max: poolMax, Client: PreparingClient })
     // An idle client losing its server must not crash the process; the next query reports it.
     pool.on('error', () => {})
+    const withLock: Database<schema>['withLock'] = async (key, work, { wait = false } = {}) => {
+      const session = await pool.connect()
+      try {
+        if (wait) await session.query('SELECT pg_advisory_lock($1)', [key])
+        else {
+          const { rows } = await session.query('SELECT pg_try_advisory_lock($1) AS locked', [key])
+          if (!rows[0]?.locked) return { ran: false }
+        }
+        try {
+          return { ran: true, value: await work() }
+        } finally {
+          await session.query('SELECT pg_advisory_unlock($1)', [key])
+        }
+      } finally {
+        session.release()
+      }
+    }
     return {
       kind: 'postgres',
+      withLock,
       db: drizzlePg(pool, { schema }) as unknown as PgDatabase<PgQueryResultHKT, schema>,
       client: pool,
       probe: async () => {
@@ -109,8 +139,23 @@ export const openDatabase = async <schema extends Record<string, unknown>>({
   const pglite = await PGlite.create(dataDir)
   const db = drizzlePglite(pglite, { schema })
   await migratePglite(db, { migrationsFolder })
+  const held = new Map<number, Promise<unknown>>()
+  const withLock: Database<schema>['withLock'] = async (key, work, { wait = false } = {}) => {
+    while (held.has(key)) {
+      if (!wait) return { ran: false }
+      await held.get(key)!.catch(() => {})
+    }
+    const running = work()
+    held.set(key, running)
+    try {
+      return { ran: true, value: await running }
+    } finally {
+      held.delete(key)
+    }
+  }
   return {
     kind: 'pglite',
+    withLock,
     db: db as unknown as PgDatabase<PgQueryResultHKT, schema>,
     client: pglite,
     probe: async () => {

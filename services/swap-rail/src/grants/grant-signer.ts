@@ -1,13 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import {
-  calculateJwkThumbprint,
-  exportJWK,
-  generateKeyPair,
-  importJWK,
-  importPKCS8,
-  type JWK,
-  SignJWT,
-} from 'jose'
+import { loadEs256Key } from '@agents/service-kit'
+import { type JWK, SignJWT } from 'jose'
 
 const ALG = 'ES256'
 
@@ -52,19 +45,9 @@ export const createGrantSigner = async ({
   issuer,
   ttlMinutes,
 }: GrantSignerParameters): Promise<GrantSigner> => {
-  const privateKey = signingKey
-    ? signingKey.trimStart().startsWith('{')
-      ? await importJWK({ ...(JSON.parse(signingKey) as JWK), alg: ALG }, ALG)
-      : await importPKCS8(signingKey, ALG, { extractable: true })
-    : (await generateKeyPair(ALG, { extractable: true })).privateKey
-  if (privateKey instanceof Uint8Array) throw new Error('SWAP_GRANT_SIGNING_KEY: not an EC key')
-  const { d: _secret, ...publicJwk } = await exportJWK(privateKey)
-  if (publicJwk.kty !== 'EC' || publicJwk.crv !== 'P-256')
-    throw new Error('SWAP_GRANT_SIGNING_KEY: expected a P-256 (ES256) key')
-  const kid = await calculateJwkThumbprint(publicJwk)
-
+  const { privateKey, kid, jwks } = await loadEs256Key(signingKey, 'SWAP_GRANT_SIGNING_KEY')
   return {
-    jwks: { keys: [{ ...publicJwk, kid, alg: ALG, use: 'sig' }] },
+    jwks,
     issue: async ({ matchId, model, mtok, endpoint }, now = new Date()) => {
       const issuedAt = Math.floor(now.getTime() / 1000)
       const expiresAt = issuedAt + ttlMinutes * 60
