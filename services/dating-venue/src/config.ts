@@ -1,16 +1,8 @@
-import { LogLevel, loadConfig, Port } from '@agents/service-kit'
+import { CommaList, LogLevel, loadConfig, Port } from '@agents/service-kit'
 import { z } from 'zod'
+import { EmbeddingsConfig } from './embeddings/index.ts'
 import { GeoConfig } from './geo/index.ts'
 
-const list = z
-  .string()
-  .default('')
-  .transform((value) =>
-    value
-      .split(',')
-      .map((item) => item.trim())
-      .filter(Boolean),
-  )
 const flag = z
   .enum(['0', '1', 'true', 'false'])
   .transform((value) => value === '1' || value === 'true')
@@ -19,6 +11,7 @@ const flag = z
 export const VenueConfig = z
   .object({
     ...GeoConfig.shape,
+    ...EmbeddingsConfig.shape,
     NODE_ENV: z.string().optional(),
     PORT: Port.default(3002),
     HOST: z.string().default('127.0.0.1'),
@@ -48,7 +41,7 @@ export const VenueConfig = z
       .optional(),
     VENUE_NONCE_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(600),
     /** Hosts a callback URL may use over http or on a private address: tests and local setups only. */
-    VENUE_CALLBACK_ALLOW_HOSTS: list,
+    VENUE_CALLBACK_ALLOW_HOSTS: CommaList,
     VENUE_CALLBACK_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(5000),
     VENUE_CALLBACK_MAX_BYTES: z.coerce.number().int().min(256).max(1_048_576).default(65_536),
     /** Distinct reporters after which a reported item is held. */
@@ -60,6 +53,17 @@ export const VenueConfig = z
     MODERATION_API_KEY: z.string().optional(),
     MODERATION_MODEL: z.string().default('omni-moderation-latest'),
     SAFETY_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3000),
+    /** How often each replica tries the match beat (one runs it: advisory lock); 0 turns the schedule off. */
+    VENUE_BEAT_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
+    /** Active courtships a persona may hold at once. */
+    VENUE_MAX_COURTSHIPS: z.coerce.number().int().min(1).max(10).default(1),
+    /** ES256 key (PKCS#8 PEM or private JWK) signing what the venue sends agents; per process when unset. */
+    VENUE_SIGNING_KEY: z.string().optional(),
+    /** An OpenAI-compatible chat endpoint (base URL) for the matchmaker's opening lines. */
+    MATCHMAKER_CHAT_URL: z.string().url().optional(),
+    MATCHMAKER_CHAT_API_KEY: z.string().optional(),
+    MATCHMAKER_CHAT_MODEL: z.string().default('gpt-4o-mini'),
+    MATCHMAKER_CHAT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8000),
   })
   .superRefine((config, context) => {
     if (config.NODE_ENV !== 'production') return
@@ -70,6 +74,7 @@ export const VenueConfig = z
     require('VENUE_CONTACT_KEY', 'contactRef is sealed with it')
     require('DATABASE_URL', 'replicas share one PostgreSQL')
     require('VENUE_ADMIN_TOKEN', 'the operator console must be protected')
+    require('VENUE_SIGNING_KEY', 'agents verify what the venue sends with one stable key')
     if (config.VENUE_CALLBACK_ALLOW_HOSTS.length > 0)
       context.addIssue({
         code: 'custom',

@@ -4,6 +4,14 @@ import { streamSSE } from 'hono/streaming'
 import { PersonaBody, submitPersona } from './admission/admission.ts'
 import { AgentBody, registerAgent, VerifyBody, verifyAgent } from './agents/agents.ts'
 import { boardsClosed, PostBody, postToBoard, readBoard, readFloor } from './boards/boards.ts'
+import {
+  coupleIdOf,
+  postTurn,
+  readCouple,
+  TurnBody,
+  WithdrawBody,
+  withdraw,
+} from './courtship/couples.ts'
 import type { VenueDeps } from './deps.ts'
 import { getClientAddress } from './geo/index.ts'
 import { HeartFileBody, submitHeartFile } from './intake/heart-file.ts'
@@ -84,6 +92,52 @@ export const registerRoutes = (app: App, deps: VenueDeps) => {
     },
     { validationMessage: 'invalid post' },
   )
+
+  jsonRoute(
+    app,
+    post(
+      '/api/couples/{id}/turns',
+      'A courtship turn for your persona (alternating, safety-checked)',
+      TurnBody,
+    ),
+    async (c, body) => {
+      const answer = await postTurn(
+        deps,
+        coupleIdOf(c.req.param('id')),
+        body,
+        c.req.header('authorization'),
+      )
+      return c.json(answer.body, answer.status)
+    },
+    { validationMessage: 'invalid turn' },
+  )
+  jsonRoute(
+    app,
+    post(
+      '/api/couples/{id}/withdraw',
+      'End the courtship; both personas are free again',
+      WithdrawBody,
+    ),
+    async (c, body) =>
+      c.json(
+        await withdraw(deps, coupleIdOf(c.req.param('id')), body, c.req.header('authorization')),
+      ),
+    { validationMessage: 'invalid withdraw' },
+  )
+  app.get('/api/couples/:id', async (c) => {
+    const personaId = Number(c.req.query('personaId'))
+    if (!Number.isInteger(personaId) || personaId <= 0)
+      return c.json({ error: 'personaId required' }, 400)
+    return c.json(
+      await readCouple(
+        deps,
+        coupleIdOf(c.req.param('id')),
+        personaId,
+        c.req.header('authorization'),
+      ),
+    )
+  })
+  app.get('/.well-known/jwks.json', (c) => c.json(deps.signer.jwks))
 
   app.get('/api/boards/:board', async (c) => {
     if (!(await deps.settings.venueOpen())) throw boardsClosed()

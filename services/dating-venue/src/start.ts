@@ -8,8 +8,11 @@ import type { VenueConfig } from './config.ts'
 import { openVenueDatabase } from './db/open.ts'
 import { events } from './db/schema.ts'
 import type { VenueDeps } from './deps.ts'
+import { embedderFromConfig } from './embeddings/index.ts'
 import { geoGate, toGeoGateOptions } from './geo/index.ts'
 import { createSealer } from './intake/seal.ts'
+import { runBeat, scheduledCycleId } from './matchmaking/beat.ts'
+import { createVenueSigner } from './notify/venue-signer.ts'
 import { createSafetyCheck } from './safety/index.ts'
 import { createVenueSettings } from './settings/settings.ts'
 
@@ -77,6 +80,17 @@ export const startVenue = async (
     },
     adminToken: config.VENUE_ADMIN_TOKEN,
     trustForwardedFor: config.GEO_TRUST_FORWARDED_FOR,
+    embedder: embedderFromConfig(config),
+    signer: await createVenueSigner(config.VENUE_SIGNING_KEY),
+    chat: config.MATCHMAKER_CHAT_URL
+      ? {
+          url: config.MATCHMAKER_CHAT_URL,
+          apiKey: config.MATCHMAKER_CHAT_API_KEY,
+          model: config.MATCHMAKER_CHAT_MODEL,
+          timeoutMs: config.MATCHMAKER_CHAT_TIMEOUT_MS,
+        }
+      : undefined,
+    maxCourtships: config.VENUE_MAX_COURTSHIPS,
   }
   const gate = geoGate(
     toGeoGateOptions(config, async (country) => {
@@ -85,12 +99,29 @@ export const startVenue = async (
         .values({ kind: 'geo_denied', detail: { country: country ?? null } })
     }),
   )
+  const interval = config.VENUE_BEAT_INTERVAL_MS
+  const timer =
+    interval > 0
+      ? setInterval(() => {
+          runBeat(deps, { cycleId: scheduledCycleId(interval) }).then(
+            (result) => {
+              if (result.ran && result.value.created > 0) logger.info(result.value, 'beat')
+            },
+            (error: unknown) => logger.error({ err: error }, 'beat failed'),
+          )
+        }, interval)
+      : undefined
+  timer?.unref()
   const server = await serve(buildApp(deps, { gate, maxBodyBytes: config.MAX_BODY_BYTES }), {
     port: config.PORT,
     host: config.HOST,
     logger,
     handleSignals,
-    onClose: () => database.close(),
+    onClose: async () => {
+      clearInterval(timer)
+      await deps.embedder.close()
+      await database.close()
+    },
   })
   if (!config.BASE_URL) baseUrl = server.url
   logger.info({ url: server.url, database: database.kind }, 'venue listening')

@@ -28,11 +28,17 @@ export const createOwner = async (venue: Venue) => {
 export const createAgent = async (
   venue: Venue,
   { ownerCredential, ownerId }: { ownerCredential?: string; ownerId?: number } = {},
+  callbackUrl?: string,
 ) => {
   const account = privateKeyToAccount(generatePrivateKey())
   const registered = await postJson(
     `${venue.url}/api/intake/agent`,
-    { runtime: 'claude', publicKey: account.address, ...(ownerId ? { ownerId } : {}) },
+    {
+      runtime: 'claude',
+      publicKey: account.address,
+      ...(ownerId ? { ownerId } : {}),
+      ...(callbackUrl ? { callbackUrl } : {}),
+    },
     ownerCredential ? { authorization: `Bearer ${ownerCredential}` } : {},
   )
   if (registered.status !== 200) throw new Error(`register: ${registered.text}`)

@@ -1,32 +1,37 @@
 import { type Devnet, devnetEnv } from '@agents/devnet'
+import { UNUSED_PAYMENTS_ENV } from '@agents/payments/testing'
 import { readConfig } from './config.ts'
+import { type FakeEmbeddings, startFakeEmbeddings } from './fake-embeddings.ts'
 import { startVenue } from './start.ts'
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL
 export const TEST_ADMIN_TOKEN = 'test-operator-token-0123456789abcdef'
-
-const NO_PAYMENTS_ENV = {
-  PAYMENTS_DEVNET: '1',
-  PAYMENTS_FACILITATOR_URL: 'http://127.0.0.1:9',
-  PAYMENTS_PAY_TO: '0x3aA62bAb8c47716eE13421d0620C9FC9740A5A62',
-}
 
 /**
  * The venue on an ephemeral port for a test: the devnet's payment settings
  * (or unused ones), PGlite in memory unless `databaseUrl` is given, the
  * venue open, `localhost` callbacks allowed, an operator token.
  */
+let sharedEmbeddings: Promise<FakeEmbeddings> | undefined
+
 export const startTestVenue = async ({
   devnet,
   databaseUrl,
   env = {},
+  embeddings,
 }: {
   devnet?: Devnet
   databaseUrl?: string | undefined
   env?: Record<string, string>
+  /** `local` runs the real model; by default a shared fake OpenAI-compatible endpoint. */
+  embeddings?: 'local' | FakeEmbeddings
 } = {}) => {
+  const fake =
+    embeddings === 'local'
+      ? undefined
+      : (embeddings ?? (await (sharedEmbeddings ??= startFakeEmbeddings())))
   const settings = {
-    ...(devnet ? devnetEnv(devnet) : NO_PAYMENTS_ENV),
+    ...(devnet ? devnetEnv(devnet) : UNUSED_PAYMENTS_ENV),
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     PORT: '0',
@@ -35,6 +40,9 @@ export const startTestVenue = async ({
     VENUE_CALLBACK_ALLOW_HOSTS: 'localhost,127.0.0.1',
     VENUE_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     VENUE_CONTACT_KEY: Buffer.alloc(32, 7).toString('base64'),
+    VENUE_BEAT_INTERVAL_MS: '0',
+    EMBEDDINGS_THREADS: '1',
+    ...(fake ? { EMBEDDINGS_URL: fake.url, EMBEDDINGS_MODEL: 'fake-embeddings' } : {}),
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   }

@@ -5,6 +5,7 @@ import { type Actor, authenticate, ownerIdOf } from '../credentials/actors.ts'
 import { agentEndpoints, personas } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
 import { Heart, heartProse } from '../heart/heart-schema.ts'
+import { embedInBackground } from '../matchmaking/embed-personas.ts'
 
 export const PersonaBody = z
   .object({
@@ -109,7 +110,7 @@ export const submitPersona = async (
   }
 
   try {
-    return await db.transaction(async (tx) => {
+    const answer: AdmissionAnswer = await db.transaction(async (tx) => {
       const [persona] = await tx
         .insert(personas)
         .values({ ...values, status: 'pending' })
@@ -143,6 +144,9 @@ export const submitPersona = async (
         body: { admitted: true as const, reason: 'admitted' as const, personaId },
       }
     })
+    // Off the request path: the answer never waits for the model.
+    if (answer.status === 200) embedInBackground(deps, answer.body.personaId)
+    return answer
   } catch (error) {
     if (isUniqueViolation(error)) throw handleTaken()
     throw error

@@ -2,10 +2,12 @@ import { sql } from 'drizzle-orm'
 import {
   bigserial,
   boolean,
+  customType,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -105,17 +107,70 @@ export const settings = pgTable('settings', {
   updatedAt: at('updated_at').notNull().defaultNow(),
 })
 
-export const couples = pgTable('couples', {
-  id: serial('id').primaryKey(),
-  personaA: integer('persona_a')
-    .notNull()
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+})
+
+/** A persona's heart embedding; the model id and dimension travel with it, never mixed. */
+export const personaVectors = pgTable('persona_vectors', {
+  personaId: integer('persona_id')
+    .primaryKey()
     .references(() => personas.id, { onDelete: 'cascade' }),
-  personaB: integer('persona_b')
-    .notNull()
-    .references(() => personas.id, { onDelete: 'cascade' }),
-  state: text('state').notNull().default('courting'),
+  modelId: text('model_id').notNull(),
+  dimension: integer('dimension').notNull(),
+  /** float32 little-endian, L2-normalised. */
+  vector: bytea('vector').notNull(),
   createdAt: at('created_at').notNull().defaultNow(),
 })
+
+export const couples = pgTable(
+  'couples',
+  {
+    id: serial('id').primaryKey(),
+    /** The beat cycle that formed it; a cycle never forms the same couple twice. */
+    cycleId: text('cycle_id').notNull(),
+    /** persona_a < persona_b, so a pair has one spelling. */
+    personaA: integer('persona_a')
+      .notNull()
+      .references(() => personas.id, { onDelete: 'cascade' }),
+    personaB: integer('persona_b')
+      .notNull()
+      .references(() => personas.id, { onDelete: 'cascade' }),
+    state: text('state', { enum: ['courting', 'committed', 'brokered', 'withdrawn', 'held'] })
+      .notNull()
+      .default('courting'),
+    semantic: boolean('semantic').notNull().default(true),
+    createdAt: at('created_at').notNull().defaultNow(),
+    endedAt: at('ended_at'),
+  },
+  (table) => [
+    uniqueIndex('couples_once_per_cycle').on(table.cycleId, table.personaA, table.personaB),
+    index('couples_a').on(table.personaA),
+    index('couples_b').on(table.personaB),
+  ],
+)
+
+/**
+ * A persona's place in an active courtship. The primary key is what keeps a
+ * persona in one courtship at a time (or `slot` < the configured number).
+ */
+export const courtshipSeats = pgTable(
+  'courtship_seats',
+  {
+    personaId: integer('persona_id')
+      .notNull()
+      .references(() => personas.id, { onDelete: 'cascade' }),
+    slot: integer('slot').notNull(),
+    coupleId: integer('couple_id')
+      .notNull()
+      .references(() => couples.id, { onDelete: 'cascade' }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.personaId, table.slot] }),
+    index('seats_couple').on(table.coupleId),
+  ],
+)
 
 export const turns = pgTable(
   'turns',
@@ -187,7 +242,9 @@ export const schema = {
   personas,
   capacity,
   settings,
+  personaVectors,
   couples,
+  courtshipSeats,
   turns,
   posts,
   reports,

@@ -1,0 +1,128 @@
+import { z } from 'zod'
+import { type Embedder, EmbedderUnavailableError } from './embedder.ts'
+import { normalizeVector } from './normalize-vector.ts'
+
+export type CreateOpenAiEmbedderParameters = {
+  /** API base, e.g. `https://api.openai.com/v1`; texts go to `POST {url}/embeddings`. */
+  url: string
+  apiKey?: string
+  model: string
+  /** Expected vector length; answers of another length reject. Unset: learned from the first answer. */
+  dimension?: number
+  /** For the whole exchange, body included. */
+  timeoutMs?: number
+  /** Most texts per request (OpenAI accepts up to 2048 inputs). */
+  maxBatch?: number
+  fetch?: typeof globalThis.fetch
+}
+
+// Only what we read; `object`, `model` and `usage` are ignored. Embeddings as
+// float arrays: we never ask for `encoding_format: "base64"`.
+const EmbeddingsResponse = z.object({
+  data: z.array(
+    z.object({ index: z.number().int().nonnegative(), embedding: z.array(z.number()).min(1) }),
+  ),
+})
+
+/**
+ * An OpenAI-compatible embeddings endpoint (OpenAI, Azure OpenAI, vLLM, Ollama,
+ * text-embeddings-inference, ...). Sends `{ model, input: texts }`, orders the
+ * answer by `index` and normalises every vector. A timeout, a non-2xx status,
+ * or a body that is not one vector per text of one length rejects with
+ * `EmbedderUnavailableError`.
+ *
+ * The model id carries the host as well as the model name: two servers can
+ * serve different weights under one name, and vectors from different weights
+ * must never be compared (re-embedding is only a cost).
+ *
+ * @example
+ * const embedder = createOpenAiEmbedder({ url: 'https://api.openai.com/v1', apiKey, model: 'text-embedding-3-small' })
+ */
+export const createOpenAiEmbedder = ({
+  url,
+  apiKey,
+  model,
+  dimension: configured,
+  timeoutMs = 10_000,
+  maxBatch = 2048,
+  fetch = globalThis.fetch,
+}: CreateOpenAiEmbedderParameters): Embedder => {
+  const base = new URL(url)
+  const endpoint = `${url.replace(/\/+$/, '')}/embeddings`
+  let learned: number | undefined
+  let closed = false
+  // close() aborts what is in flight, so a shutdown does not wait for a timeout.
+  const inFlight = new Set<AbortController>()
+
+  const request = async (input: string[]): Promise<Float32Array[]> => {
+    const controller = new AbortController()
+    inFlight.add(controller)
+    const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(timeoutMs)])
+    let body: unknown
+    try {
+      // One signal for headers and body: a server that stalls mid-body is as
+      // down as one that never answers.
+      const response = await fetch(endpoint, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+        },
+        body: JSON.stringify({ model, input }),
+        signal,
+      })
+      if (!response.ok) {
+        await response.body?.cancel()
+        throw new EmbedderUnavailableError(`embeddings endpoint answered ${response.status}`)
+      }
+      body = JSON.parse(await response.text())
+    } catch (error) {
+      if (error instanceof EmbedderUnavailableError) throw error
+      throw new EmbedderUnavailableError('embeddings endpoint unreachable or unreadable', {
+        cause: error,
+      })
+    } finally {
+      inFlight.delete(controller)
+    }
+    const parsed = EmbeddingsResponse.safeParse(body)
+    if (!parsed.success)
+      throw new EmbedderUnavailableError('embeddings endpoint answered an unexpected body')
+    return toVectors(parsed.data.data, input.length)
+  }
+
+  const toVectors = (data: z.infer<typeof EmbeddingsResponse>['data'], count: number) => {
+    if (data.length !== count)
+      throw new EmbedderUnavailableError(`expected ${count} embeddings, got ${data.length}`)
+    const ordered = [...data].sort((a, b) => a.index - b.index)
+    const expected = configured ?? learned ?? ordered[0]!.embedding.length
+    return ordered.map((item, position) => {
+      if (item.index !== position)
+        throw new EmbedderUnavailableError('embedding indices are not 0..n-1')
+      if (item.embedding.length !== expected)
+        throw new EmbedderUnavailableError(
+          `expected ${expected} dimensions, got ${item.embedding.length}`,
+        )
+      return normalizeVector(item.embedding)
+    })
+  }
+
+  return {
+    modelId: `openai:${model}@${base.host}`,
+    get dimension() {
+      return configured ?? learned ?? 0
+    },
+    embed: async (texts) => {
+      if (closed) throw new EmbedderUnavailableError('embedder is closed')
+      const vectors: Float32Array[] = []
+      for (let start = 0; start < texts.length; start += maxBatch)
+        vectors.push(...(await request(texts.slice(start, start + maxBatch))))
+      // Only a complete, valid answer fixes the dimension for later calls.
+      if (vectors[0]) learned ??= vectors[0].length
+      return vectors
+    },
+    close: async () => {
+      closed = true
+      for (const controller of inFlight) controller.abort()
+    },
+  }
+}

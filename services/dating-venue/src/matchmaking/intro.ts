@@ -1,0 +1,133 @@
+import type { Heart } from '../heart/heart-schema.ts'
+import type { SafetyCheck } from '../safety/index.ts'
+
+/** The line kept when no intro can be written or checked: it says nothing about either heart. */
+export const PLACEHOLDER_INTRO =
+  'The matchmaker paired the two of you this beat. Say hello, and tell each other what you hope to find here.'
+
+export type ChatSettings = {
+  url: string
+  apiKey?: string | undefined
+  model: string
+  timeoutMs: number
+}
+
+const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? []
+
+/**
+ * True when `intro` repeats a run of `run` consecutive words from a heart:
+ * the intro may name shared themes, never quote what a human wrote.
+ */
+export const quotesHeart = (intro: string, hearts: readonly string[], run = 6) => {
+  const said = words(intro)
+  const grams = new Set<string>()
+  for (let i = 0; i + run <= said.length; i++) grams.add(said.slice(i, i + run).join(' '))
+  return hearts.some((heart) => {
+    const source = words(heart)
+    for (let i = 0; i + run <= source.length; i++)
+      if (grams.has(source.slice(i, i + run).join(' '))) return true
+    return false
+  })
+}
+
+const shortItems = (items: readonly string[] | undefined) =>
+  (items ?? [])
+    .map((item) => item.trim().toLowerCase())
+    // A list item that is a sentence is prose, and prose is never quoted.
+    .filter((item) => item.length > 0 && item.length <= 40 && item.split(/\s+/).length <= 4)
+
+const shared = (a: readonly string[] | undefined, b: readonly string[] | undefined) => {
+  const right = new Set(shortItems(b))
+  return [...new Set(shortItems(a))].filter((item) => right.has(item)).slice(0, 3)
+}
+
+const list = (items: readonly string[]) =>
+  items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`
+
+/**
+ * The venue's own opening line: built from the values and interests both
+ * hearts list (short items only), never from their prose.
+ */
+export const composeIntro = (a: Heart | string, b: Heart | string): string => {
+  if (typeof a === 'string' || typeof b === 'string') return PLACEHOLDER_INTRO
+  const values = shared(a.values, b.values)
+  const interests = shared(a.interests, b.interests)
+  if (values.length === 0 && interests.length === 0) return PLACEHOLDER_INTRO
+  const parts = [
+    values.length > 0 ? `you both put ${list(values)} first` : undefined,
+    interests.length > 0 ? `you share a love of ${list(interests)}` : undefined,
+  ].filter(Boolean)
+  const opener = parts.join(', and ')
+  const question =
+    interests.length > 0
+      ? `What first drew each of you to ${interests[0]}?`
+      : `Where did ${values[0]} come to matter most in your life?`
+  return `The matchmaker noticed that ${opener}. ${question}`
+}
+
+/** Asks an OpenAI-compatible chat model for the line; any failure is undefined (the caller falls back). */
+export const generateIntro = async (
+  settings: ChatSettings,
+  texts: readonly [string, string],
+  fetchImpl: typeof fetch = fetch,
+): Promise<string | undefined> => {
+  try {
+    const response = await fetchImpl(`${settings.url.replace(/\/$/, '')}/chat/completions`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {}),
+      },
+      body: JSON.stringify({
+        model: settings.model,
+        max_tokens: 120,
+        messages: [
+          {
+            role: 'system',
+            content:
+              'You are the matchmaker of a text-only adult dating venue. Write one warm opening line (at most two sentences) for two people you just paired, naming what they share. Never quote their words, never include names, contact details, places or numbers.',
+          },
+          { role: 'user', content: `First heart:\n${texts[0]}\n\nSecond heart:\n${texts[1]}` },
+        ],
+      }),
+      signal: AbortSignal.timeout(settings.timeoutMs),
+    })
+    if (!response.ok) return undefined
+    const body = (await response.json()) as { choices?: Array<{ message?: { content?: unknown } }> }
+    const content = body.choices?.[0]?.message?.content
+    return typeof content === 'string' && content.trim() ? content.trim().slice(0, 600) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+export type IntroResult = { body: string; source: 'model' | 'venue' | 'placeholder' }
+
+/**
+ * The couple's first turn: the chat model's line when configured, else the
+ * venue's composition; either must not quote a heart and must pass the
+ * safety check, or the neutral placeholder is kept. The couple forms either way.
+ */
+export const writeIntro = async (
+  {
+    safety,
+    chat,
+    fetchImpl,
+  }: { safety: SafetyCheck; chat?: ChatSettings | undefined; fetchImpl?: typeof fetch },
+  hearts: readonly [Heart | string, Heart | string],
+  texts: readonly [string, string],
+): Promise<IntroResult> => {
+  const candidates: IntroResult[] = []
+  if (chat) {
+    const generated = await generateIntro(chat, texts, fetchImpl)
+    if (generated) candidates.push({ body: generated, source: 'model' })
+  }
+  const composed = composeIntro(hearts[0], hearts[1])
+  if (composed !== PLACEHOLDER_INTRO) candidates.push({ body: composed, source: 'venue' })
+  for (const candidate of candidates) {
+    if (quotesHeart(candidate.body, texts)) continue
+    const verdict = await safety(candidate.body, { kind: 'intro' })
+    if (verdict.verdict === 'allow') return candidate
+  }
+  return { body: PLACEHOLDER_INTRO, source: 'placeholder' }
+}

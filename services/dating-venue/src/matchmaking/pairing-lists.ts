@@ -1,0 +1,253 @@
+import { type PackedCandidates, similarity } from './pairing-matrix.ts'
+import type { NeighbourLists } from './pairing-neighbours.ts'
+
+/**
+ * Each row's allowed candidates in the search's order (its estimate of the
+ * similarity, best first), with exact similarities computed only when a
+ * decision needs them. Every estimate is within `margin[x]` of the exact
+ * value, so x's exact best is within a window of 2·margin below the first
+ * remaining entry. `bound[x]` is the highest exact similarity a row missing
+ * from x's list could have: -Infinity once x's search covered every row left.
+ */
+export type CandidateLists = {
+  rows: Int32Array[]
+  estimates: Float32Array[]
+  /** Exact similarities, NaN until computed. */
+  exact: Float64Array[]
+  /** Entries before it are paired. */
+  cursor: Int32Array
+  /** The position of x's best while that row is unpaired, else -1. */
+  bestAt: Int32Array
+  margin: Float64Array
+  bound: Float64Array
+  /** The k of the row's last search: re-queries grow it. */
+  searched: Int32Array
+}
+
+const listed = (found: NeighbourLists, q: number, row: number) => {
+  const base = q * found.width
+  for (let r = 0; r < found.counts[q]!; r++) if (found.rows[base + r] === row) return true
+  return false
+}
+
+const boundOf = (found: NeighbourLists, q: number) => {
+  const count = found.counts[q]!
+  if (count >= found.searched) return -Infinity
+  // An empty answer from an index says nothing: treat every row as possibly better.
+  if (count === 0) return Infinity
+  return found.scores[q * found.width + count - 1]! + found.margin
+}
+
+/** Sorts `rows[from, to)` by estimate, descending (insertion: the ranges are short). */
+const sortRange = (rows: Int32Array, estimates: Float32Array, from: number, to: number) => {
+  for (let i = from + 1; i < to; i++) {
+    const row = rows[i]!
+    const estimate = estimates[i]!
+    let j = i - 1
+    while (j >= from && estimates[j]! < estimate) {
+      rows[j + 1] = rows[j]!
+      estimates[j + 1] = estimates[j]!
+      j--
+    }
+    rows[j + 1] = row
+    estimates[j + 1] = estimate
+  }
+}
+
+/**
+ * The first lists, from a search of every row for every row. An edge found
+ * from either end goes into both ends' lists: HNSW lists are not
+ * symmetric, and exact ones gain candidates for free.
+ */
+export const buildLists = (packed: PackedCandidates, found: NeighbourLists): CandidateLists => {
+  const { count, allowed } = packed
+  const { width, rows: foundRows, scores, counts } = found
+  const from = new Int32Array(count * width)
+  const to = new Int32Array(count * width)
+  const edgeEstimates = new Float32Array(count * width)
+  const own = new Int32Array(count)
+  const degree = new Int32Array(count)
+  const bound = new Float64Array(count)
+  let edges = 0
+  for (let i = 0; i < count; i++) {
+    const base = i * width
+    for (let r = 0; r < counts[i]!; r++) {
+      const j = foundRows[base + r]!
+      if (j === i) continue
+      // Found from both ends: j's turn already took it (or rejected it by the same filters).
+      if (j < i && listed(found, j, i)) continue
+      if (!allowed(i, j)) continue
+      from[edges] = i
+      to[edges] = j
+      edgeEstimates[edges++] = scores[base + r]!
+      own[i]!++
+      degree[i]!++
+      degree[j]!++
+    }
+    bound[i] = boundOf(found, i)
+  }
+  const start = new Int32Array(count + 1)
+  for (let i = 0; i < count; i++) start[i + 1] = start[i]! + degree[i]!
+  const allRows = new Int32Array(2 * edges)
+  const allEstimates = new Float32Array(2 * edges)
+  // A row's own results go first, already in order; edges found from the other end follow.
+  const ownFill = start.slice(0, count)
+  const otherFill = new Int32Array(count)
+  for (let i = 0; i < count; i++) otherFill[i] = start[i]! + own[i]!
+  for (let e = 0; e < edges; e++) {
+    const a = from[e]!
+    const b = to[e]!
+    allRows[ownFill[a]!] = b
+    allEstimates[ownFill[a]!++] = edgeEstimates[e]!
+    allRows[otherFill[b]!] = a
+    allEstimates[otherFill[b]!++] = edgeEstimates[e]!
+  }
+  const rows: Int32Array[] = new Array(count)
+  const estimates: Float32Array[] = new Array(count)
+  const exact: Float64Array[] = new Array(count)
+  const allExact = new Float64Array(2 * edges).fill(Number.NaN)
+  const mergedRows = new Int32Array(width + 1)
+  const mergedEstimates = new Float32Array(width + 1)
+  for (let i = 0; i < count; i++) {
+    const first = start[i]!
+    const middle = first + own[i]!
+    const end = start[i + 1]!
+    sortRange(allRows, allEstimates, middle, end)
+    // Merge the own part [first, middle) into the sorted rest, from a copy of the own part.
+    mergedRows.set(allRows.subarray(first, middle))
+    mergedEstimates.set(allEstimates.subarray(first, middle))
+    let a = 0
+    let b = middle
+    for (let out = first; out < end; out++) {
+      if (b >= end || (a < middle - first && mergedEstimates[a]! >= allEstimates[b]!)) {
+        allRows[out] = mergedRows[a]!
+        allEstimates[out] = mergedEstimates[a++]!
+      } else {
+        allRows[out] = allRows[b]!
+        allEstimates[out] = allEstimates[b++]!
+      }
+    }
+    rows[i] = allRows.subarray(first, end)
+    estimates[i] = allEstimates.subarray(first, end)
+    exact[i] = allExact.subarray(first, end)
+  }
+  return {
+    rows,
+    estimates,
+    exact,
+    cursor: new Int32Array(count),
+    bestAt: new Int32Array(count).fill(-1),
+    margin: new Float64Array(count).fill(found.margin),
+    bound,
+    searched: new Int32Array(count).fill(width),
+  }
+}
+
+/**
+ * Replaces the lists of re-queried rows: what is left of the old list
+ * merged with the new results (both in estimate order), deduplicated and
+ * filtered, under the new search's bound.
+ */
+export const mergeRequery = (
+  packed: PackedCandidates,
+  lists: CandidateLists,
+  queries: Int32Array,
+  found: NeighbourLists,
+  isPaired: (row: number) => boolean,
+) => {
+  const { allowed } = packed
+  const seenBy = new Int32Array(packed.count).fill(-1)
+  for (let q = 0; q < queries.length; q++) {
+    const p = queries[q]!
+    const oldRows = lists.rows[p]!
+    const oldEstimates = lists.estimates[p]!
+    const oldExact = lists.exact[p]!
+    const kept: number[] = []
+    for (let at = lists.cursor[p]!; at < oldRows.length; at++) {
+      if (isPaired(oldRows[at]!)) continue
+      seenBy[oldRows[at]!] = q
+      kept.push(at)
+    }
+    const base = q * found.width
+    const fresh: number[] = []
+    for (let r = 0; r < found.counts[q]!; r++) {
+      const j = found.rows[base + r]!
+      if (j === p || seenBy[j] === q || isPaired(j)) continue
+      seenBy[j] = q
+      if (allowed(p, j)) fresh.push(base + r)
+    }
+    const length = kept.length + fresh.length
+    const rows = new Int32Array(length)
+    const estimates = new Float32Array(length)
+    const exact = new Float64Array(length)
+    let a = 0
+    let b = 0
+    for (let out = 0; out < length; out++) {
+      const takeOld =
+        b >= fresh.length ||
+        (a < kept.length && oldEstimates[kept[a]!]! >= found.scores[fresh[b]!]!)
+      if (takeOld) {
+        const at = kept[a++]!
+        rows[out] = oldRows[at]!
+        estimates[out] = oldEstimates[at]!
+        exact[out] = oldExact[at]!
+      } else {
+        const at = fresh[b++]!
+        rows[out] = found.rows[at]!
+        estimates[out] = found.scores[at]!
+        exact[out] = Number.NaN
+      }
+    }
+    lists.rows[p] = rows
+    lists.estimates[p] = estimates
+    lists.exact[p] = exact
+    lists.cursor[p] = 0
+    lists.bestAt[p] = -1
+    lists.margin[p] = kept.length > 0 ? Math.max(lists.margin[p]!, found.margin) : found.margin
+    lists.bound[p] = boundOf(found, q)
+    lists.searched[p] = found.width
+  }
+}
+
+/**
+ * x's best remaining entry: the exact maximum (ties to the lower id) over
+ * the window that can hold it, scored on demand. Returns its position, or
+ * -1 when the list has no remaining entry.
+ */
+export const bestEntry = (
+  packed: PackedCandidates,
+  lists: CandidateLists,
+  x: number,
+  isPaired: (row: number) => boolean,
+): number => {
+  const rows = lists.rows[x]!
+  const cached = lists.bestAt[x]!
+  // Removals only take entries away, so the best stays the best while it is unpaired.
+  if (cached >= 0 && !isPaired(rows[cached]!)) return cached
+  let at = lists.cursor[x]!
+  while (at < rows.length && isPaired(rows[at]!)) at++
+  lists.cursor[x] = at
+  if (at === rows.length) return -1
+  const estimates = lists.estimates[x]!
+  const exact = lists.exact[x]!
+  const { ids, matrix, dimensions } = packed
+  // Below this estimate an entry's exact similarity is below the first remaining entry's.
+  const floor = estimates[at]! - 2 * lists.margin[x]!
+  let best = -1
+  let bestScore = Number.NEGATIVE_INFINITY
+  for (let i = at; i < rows.length && estimates[i]! >= floor; i++) {
+    const row = rows[i]!
+    if (isPaired(row)) continue
+    let score = exact[i]!
+    if (score !== score) {
+      score = similarity(matrix, dimensions, x, row)
+      exact[i] = score
+    }
+    if (score > bestScore || (score === bestScore && ids[row]! < ids[rows[best]!]!)) {
+      best = i
+      bestScore = score
+    }
+  }
+  lists.bestAt[x] = best
+  return best
+}
