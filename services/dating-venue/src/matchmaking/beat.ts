@@ -4,7 +4,7 @@ import { admitPending } from '../admission/admission.ts'
 import type { VenueDeps } from '../deps.ts'
 import { vectorFromBytes } from '../embeddings/index.ts'
 import { type Heart, heartEmbeddingText } from '../heart/heart-schema.ts'
-import { notifyAgent } from '../notify/notify-agent.ts'
+import { notifyAgent, postNotifications } from '../notify/notify-agent.ts'
 import { embedMissing } from './embed-personas.ts'
 import { writeIntro } from './intro.ts'
 import { adjacentPairs, pairCandidates } from './pairing.ts'
@@ -129,28 +129,34 @@ const notifyCouples = async (
   const endpointOf = new Map(
     endpoints.map((e) => [e.persona_id, { id: e.id, callbackUrl: e.callback_url }]),
   )
-  const jobs = couples.flatMap((couple) =>
+  const messages = couples.flatMap((couple) =>
     [
       [couple.persona_a, couple.persona_b],
       [couple.persona_b, couple.persona_a],
-    ].map(([self, partner]) => async () => {
-      const handle = handles.get(self!)!
-      await notifyAgent(
-        deps,
-        endpointOf.get(self!),
-        handle,
-        {
-          type: 'match',
-          coupleId: couple.id,
-          personaId: self,
-          partnerHandle: handles.get(partner!),
-          turns: `/api/couples/${couple.id}/turns`,
-        },
-        `you were paired with @${handles.get(partner!)} (couple ${couple.id}); reply with POST /api/couples/${couple.id}/turns`,
-      )
-    }),
+    ].map(([self, partner]) => ({
+      self: self!,
+      handle: handles.get(self!)!,
+      message: {
+        type: 'match',
+        coupleId: couple.id,
+        personaId: self,
+        partnerHandle: handles.get(partner!),
+        turns: `/api/couples/${couple.id}/turns`,
+      },
+      text: `you were paired with @${handles.get(partner!)} (couple ${couple.id}); reply with POST /api/couples/${couple.id}/turns`,
+    })),
   )
-  // A few at a time: one slow callback must not hold up the others.
+  // Agents without a callback read the board: one insert for all of them.
+  await postNotifications(
+    deps,
+    messages
+      .filter((m) => !endpointOf.get(m.self)?.callbackUrl)
+      .map(({ handle, text }) => ({ handle, text })),
+  )
+  const jobs = messages
+    .filter((m) => endpointOf.get(m.self)?.callbackUrl)
+    .map((m) => () => notifyAgent(deps, endpointOf.get(m.self), m.handle, m.message, m.text))
+  // A few callbacks at a time: one slow agent must not hold up the others.
   const workers = Array.from({ length: 8 }, async () => {
     for (let job = jobs.shift(); job; job = jobs.shift())
       await job().catch((error: unknown) => deps.logger.warn({ err: error }, 'notification failed'))

@@ -32,11 +32,22 @@ export const notifyAgent = async (
       'callback failed; using the board',
     )
   }
-  await deps.database.db.insert(posts).values({
-    board: 'notifications',
-    handle: 'venue',
-    body: `@${recipientHandle}: ${boardText}`,
-    status: 'published',
-  })
+  await postNotifications(deps, [{ handle: recipientHandle, text: boardText }])
   return 'board'
+}
+
+/** Lines on the `notifications` board, written by the venue, in one statement. */
+export const postNotifications = async (
+  deps: VenueDeps,
+  lines: ReadonlyArray<{ handle: string; text: string }>,
+) => {
+  if (lines.length === 0) return
+  await deps.database.db.insert(posts).values(
+    lines.map(({ handle, text }) => ({
+      board: 'notifications',
+      handle: 'venue',
+      body: `@${handle}: ${text}`,
+      status: 'published' as const,
+    })),
+  )
 }
