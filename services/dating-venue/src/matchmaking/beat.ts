@@ -22,6 +22,8 @@ export type BeatResult = {
   semantic: boolean
   note?: string
   coupleIds: number[]
+  /** Wall time of each phase, for operators and the benchmark. */
+  phasesMs: Record<'admit' | 'embed' | 'load' | 'pair' | 'intros' | 'form' | 'notify', number>
 }
 
 type Candidate = {
@@ -156,12 +158,12 @@ const notifyCouples = async (
   const jobs = messages
     .filter((m) => endpointOf.get(m.self)?.callbackUrl)
     .map((m) => () => notifyAgent(deps, endpointOf.get(m.self), m.handle, m.message, m.text))
-  // A few callbacks at a time: one slow agent must not hold up the others.
+  // Callbacks go out after the beat answers, a few at a time: one slow agent must not hold up the others.
   const workers = Array.from({ length: 8 }, async () => {
     for (let job = jobs.shift(); job; job = jobs.shift())
       await job().catch((error: unknown) => deps.logger.warn({ err: error }, 'notification failed'))
   })
-  await Promise.all(workers)
+  Promise.all(workers).catch(() => {})
 }
 
 /**
@@ -172,7 +174,15 @@ const notifyCouples = async (
  * their opening lines, and tells the agents.
  */
 export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatResult> => {
+  const phasesMs = { admit: 0, embed: 0, load: 0, pair: 0, intros: 0, form: 0, notify: 0 }
+  let mark = performance.now()
+  const lap = (phase: keyof typeof phasesMs) => {
+    const now = performance.now()
+    phasesMs[phase] = Math.round(now - mark)
+    mark = now
+  }
   const admitted = await admitPending(deps)
+  lap('admit')
   let semantic = true
   let note: string | undefined
   try {
@@ -181,6 +191,7 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
     semantic = false
     note = 'semantic matching unavailable: the embedder is down; adjacent pairing under the filters'
   }
+  lap('embed')
   const candidates = await loadCandidates(deps)
   if (semantic && candidates.some((candidate) => !candidate.vector)) {
     semantic = false
@@ -192,6 +203,7 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
     candidates.map((c) => c.id),
   )
   const allowed = (a: number, b: number) => !excluded.has(a < b ? `${a}:${b}` : `${b}:${a}`)
+  lap('load')
   const proposed: Array<[number, number]> =
     candidates.length < 2
       ? []
@@ -204,25 +216,36 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
             candidates.map((c) => ({ id: c.id, prefs: c.prefs })),
             { allowed },
           )
+  lap('pair')
   const byId = new Map(candidates.map((c) => [c.id, c]))
+  // Composed intros repeat (the same shared values and interests): check each text once per beat.
+  const verdicts = new Map<string, ReturnType<VenueDeps['safety']>>()
+  const safety: VenueDeps['safety'] = (text, context) => {
+    let verdict = verdicts.get(text)
+    if (!verdict) verdicts.set(text, (verdict = deps.safety(text, context)))
+    return verdict
+  }
   const withIntros = await Promise.all(
     proposed.map(async ([x, y]) => {
       const [a, b] = x < y ? [x, y] : [y, x]
       const left = byId.get(a)!
       const right = byId.get(b)!
       const intro = await writeIntro(
-        { safety: deps.safety, chat: deps.chat },
+        { safety, chat: deps.chat },
         [left.heart, right.heart],
         [heartEmbeddingText(left.heart), heartEmbeddingText(right.heart)],
       )
       return { a, b, intro: intro.body }
     }),
   )
+  lap('intros')
   const made = await formCouples(deps, cycleId, semantic, withIntros)
+  lap('form')
   const handles = new Map(candidates.map((c) => [c.id, c.handle]))
-  notifyCouples(deps, made, handles).catch((error: unknown) =>
+  await notifyCouples(deps, made, handles).catch((error: unknown) =>
     deps.logger.error({ err: error }, 'notifying couples failed'),
   )
+  lap('notify')
   return {
     cycleId,
     pairs: proposed.length,
@@ -231,6 +254,7 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
     semantic,
     ...(note ? { note } : {}),
     coupleIds: made.map((couple) => couple.id),
+    phasesMs,
   }
 }
 

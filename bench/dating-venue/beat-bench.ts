@@ -1,0 +1,192 @@
+// Dating-venue beat benchmark: a whole match beat (load candidates from
+// PostgreSQL, hard filters, reciprocal pairing, intros through the safety
+// check, couples + seats + opening turns written, board notifications) over
+// N admitted synthetic personas, beside the exact top-10 neighbour search
+// alone over the same vectors (usearch `exactSearch`, every persona a
+// query), measured before and after the beat in the same run.
+//
+//   npx tsx bench/dating-venue/beat-bench.ts
+//
+// BENCH_SIZES (default 1000,10000,50000), BENCH_DATABASE_URL (else
+// TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test).
+import { createTestDatabase } from '@agents/service-kit/db'
+import { exactSearch, MetricKind } from 'usearch'
+import { vectorToBytes } from '../../services/dating-venue/src/embeddings/index.ts'
+import { startFakeEmbeddings } from '../../services/dating-venue/src/fake-embeddings.ts'
+import type { Heart } from '../../services/dating-venue/src/heart/heart-schema.ts'
+import { beatOnce } from '../../services/dating-venue/src/matchmaking/beat.ts'
+import { startTestVenue } from '../../services/dating-venue/src/testing.ts'
+
+const sizes = (process.env.BENCH_SIZES ?? '1000,10000,50000').split(',').map(Number)
+const serverUrl =
+  process.env.BENCH_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  'postgres://postgres@127.0.0.1:5432/test'
+const DIMENSIONS = 512
+const CLUSTERS = 50
+
+const seededRandom = (seed: number) => {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
+  }
+}
+
+const VALUES = [
+  'honesty',
+  'kindness',
+  'curiosity',
+  'humour',
+  'loyalty',
+  'ambition',
+  'calm',
+  'adventure',
+]
+const INTERESTS = [
+  'hiking',
+  'jazz',
+  'cooking',
+  'chess',
+  'cycling',
+  'films',
+  'poetry',
+  'sailing',
+  'yoga',
+  'gaming',
+]
+
+/** Admitted personas with hearts (short prose, values, interests, sparse prefs) and clustered unit vectors. */
+const makePersonas = (count: number, seed: number) => {
+  const random = seededRandom(seed)
+  const gaussian = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())
+  const pick = <item>(items: readonly item[]) => items[Math.floor(random() * items.length)]!
+  const some = (items: readonly string[], n: number) =>
+    Array.from(new Set(Array.from({ length: n }, () => pick(items))))
+  const centres = Array.from({ length: CLUSTERS }, () =>
+    Float32Array.from({ length: DIMENSIONS }, gaussian),
+  )
+  return Array.from({ length: count }, (_, i) => {
+    const centre = pick(centres)
+    const vector = Float32Array.from(centre, (c) => c + gaussian())
+    const norm = Math.hypot(...vector)
+    for (let k = 0; k < DIMENSIONS; k++) vector[k]! /= norm
+    const age = 18 + Math.floor(random() * 50)
+    const prefs: Heart['prefs'] =
+      random() < 0.55
+        ? undefined
+        : {
+            self: {
+              gender: pick(['woman', 'man', 'non-binary']),
+              ...(random() < 0.7 ? { age } : {}),
+            },
+            ...(random() < 0.6
+              ? {
+                  seek: {
+                    genders: [pick(['woman', 'man', 'non-binary'])],
+                    ...(random() < 0.4 ? { ageMin: Math.max(18, age - 8), ageMax: age + 10 } : {}),
+                  },
+                }
+              : {}),
+          }
+    const heart: Heart = {
+      about: `Synthetic persona number ${i} who enjoys a quiet evening.`,
+      values: some(VALUES, 2),
+      interests: some(INTERESTS, 3),
+      ...(prefs ? { prefs } : {}),
+    }
+    return { handle: `bench-${i}`, heart, vector }
+  })
+}
+
+const baselineSearch = (matrix: Float32Array, count: number) => {
+  const batch = Math.max(1, Math.floor((1 << 21) / count))
+  const started = performance.now()
+  for (let first = 0; first < count; first += batch) {
+    const last = Math.min(count, first + batch)
+    exactSearch(
+      matrix,
+      matrix.slice(first * DIMENSIONS, last * DIMENSIONS),
+      DIMENSIONS,
+      11,
+      MetricKind.IP,
+      0,
+    )
+  }
+  return performance.now() - started
+}
+
+const ms = (value: number) => `${Math.round(value).toLocaleString('en-US')} ms`
+
+console.log(
+  `# dating-venue beat benchmark (${DIMENSIONS}-d, ${CLUSTERS} clusters, PostgreSQL, sizes ${sizes.join(', ')})`,
+)
+for (const size of sizes) {
+  const database = await createTestDatabase(serverUrl)
+  // Vectors are seeded directly; the embedding endpoint is never called (the beat finds none missing).
+  const embeddings = await startFakeEmbeddings()
+  const venue = await startTestVenue({
+    embeddings,
+    databaseUrl: database.url,
+    env: { VENUE_CAP: String(size), DATABASE_POOL_MAX: '8' },
+  })
+  try {
+    const personas = makePersonas(size, 20_261_121 + size)
+    const { db } = venue.deps.database
+    const { personas: personaTable, personaVectors } = await import(
+      '../../services/dating-venue/src/db/schema.ts'
+    )
+    const seeded = performance.now()
+    for (let start = 0; start < size; start += 2000) {
+      const chunk = personas.slice(start, start + 2000)
+      const rows = await db
+        .insert(personaTable)
+        .values(
+          chunk.map((p) => ({
+            handle: p.handle,
+            model: 'bench',
+            heart: p.heart,
+            status: 'admitted' as const,
+            admittedAt: new Date(),
+          })),
+        )
+        .returning({ id: personaTable.id })
+      await db.insert(personaVectors).values(
+        rows.map((row, index) => ({
+          personaId: row.id,
+          modelId: venue.deps.embedder.modelId,
+          dimension: DIMENSIONS,
+          vector: vectorToBytes(chunk[index]!.vector),
+        })),
+      )
+    }
+    await venue.deps.database.client.query('UPDATE capacity SET used = $1', [size])
+    await venue.deps.database.client.query('ANALYZE')
+    const seedMs = performance.now() - seeded
+
+    const matrix = new Float32Array(size * DIMENSIONS)
+    personas.forEach((persona, i) => matrix.set(persona.vector, i * DIMENSIONS))
+    const before = baselineSearch(matrix, size)
+    const started = performance.now()
+    const result = await beatOnce(venue.deps, `bench-${size}`)
+    const beatMs = performance.now() - started
+    const after = baselineSearch(matrix, size)
+    const baseline = (before + after) / 2
+    console.log(
+      `${size.toLocaleString('en-US').padStart(6)} personas  search alone ${ms(baseline)} (${ms(before)}, ${ms(after)})  ` +
+        `whole beat ${ms(beatMs)}  ratio ${(beatMs / baseline).toFixed(2)}x (goal <= 2x)  pairs ${result.created.toLocaleString('en-US')}  semantic ${result.semantic}`,
+    )
+    console.log(
+      `        phases: ${Object.entries(result.phasesMs)
+        .map(([phase, value]) => `${phase} ${ms(value)}`)
+        .join(', ')}  (seeding ${ms(seedMs)})`,
+    )
+  } finally {
+    await venue.close()
+    await embeddings.close()
+    await database.drop()
+  }
+}
