@@ -174,6 +174,19 @@ for (const size of sizes) {
     const result = await beatOnce(venue.deps, `bench-${size}`)
     const beatMs = performance.now() - started
     const after = baselineSearch(matrix, size)
+    // The beat's work, checked: every couple has two seats, an opening turn and two notifications.
+    const { rows } = await venue.deps.database.client.query(
+      `SELECT (SELECT count(*) FROM couples)::int AS couples, (SELECT count(*) FROM courtship_seats)::int AS seats,
+              (SELECT count(*) FROM turns WHERE author = 'matchmaker')::int AS intros,
+              (SELECT count(*) FROM posts WHERE board = 'notifications')::int AS notes`,
+    )
+    const written = rows[0] as { couples: number; seats: number; intros: number; notes: number }
+    if (
+      written.seats !== 2 * written.couples ||
+      written.intros !== written.couples ||
+      written.notes !== 2 * written.couples
+    )
+      throw new Error(`the beat's writes are incomplete: ${JSON.stringify(written)}`)
     const baseline = (before + after) / 2
     console.log(
       `${size.toLocaleString('en-US').padStart(6)} personas  search alone ${ms(baseline)} (${ms(before)}, ${ms(after)})  ` +

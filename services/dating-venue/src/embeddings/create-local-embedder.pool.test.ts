@@ -77,6 +77,24 @@ test('behavior: a worker that cannot load rejects the queued calls, and later ca
   await expect(embedder.warmUp()).rejects.toBeInstanceOf(EmbedderUnavailableError)
 })
 
+test('behavior: a batch that takes too long is rejected and its worker replaced', async () => {
+  const embedder = open({ threads: 1, timeoutMs: 150, workerUrl: fake })
+  await embedder.warmUp()
+  await expect(embedder.embed(['hang!'])).rejects.toThrow(/timed out on a batch/)
+  const [vector] = await embedder.embed(['t9'])
+  expect(decode(vector!).text).toBe(9)
+})
+
+test('behavior: a worker that never loads is given up on', async () => {
+  const embedder = open({
+    threads: 1,
+    timeoutMs: 150,
+    workerUrl: fake,
+    workerData: { silent: true },
+  })
+  await expect(embedder.embed(['t1'])).rejects.toThrow(/timed out loading the model/)
+})
+
 test('behavior: a model of another dimension is refused', async () => {
   const embedder = open({ threads: 1, workerUrl: fake, workerData: { dimension: 3 } })
   await expect(embedder.embed(['t1'])).rejects.toThrow(/3 dimensions/)
@@ -95,4 +113,5 @@ test('behavior: close rejects calls in flight and queued', async () => {
 test('error: invalid options', () => {
   expect(() => createLocalEmbedder({ threads: 0 })).toThrow(RangeError)
   expect(() => createLocalEmbedder({ batchSize: 1.5 })).toThrow(RangeError)
+  expect(() => createLocalEmbedder({ timeoutMs: 0 })).toThrow(RangeError)
 })

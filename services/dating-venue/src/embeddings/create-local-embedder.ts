@@ -25,6 +25,12 @@ export type CreateLocalEmbedderParameters = {
   threads?: number
   /** Most texts per batch; a call's texts are split into at most `threads` batches when fewer. */
   batchSize?: number
+  /**
+   * Longest a worker may take to load the model or to answer one batch; past
+   * it the worker is stopped, its batch rejected and a new worker started.
+   * A guard against a stuck worker, far above the normal ~0.3 s a batch.
+   */
+  timeoutMs?: number
   /** Another worker script speaking the embed-task.ts protocol, and its `workerData` (tests). */
   workerUrl?: URL
   workerData?: unknown
@@ -42,7 +48,14 @@ type Pending = {
   resolve: (vectors: Float32Array) => void
   reject: (error: Error) => void
 }
-type Slot = { worker: Worker; ready: boolean; task?: Pending; started: Promise<void> }
+type Slot = {
+  worker: Worker
+  ready: boolean
+  task?: Pending
+  started: Promise<void>
+  /** Load or batch deadline. */
+  timer?: NodeJS.Timeout
+}
 
 const defaultWorkerUrl = new URL('./embed-worker.js', import.meta.url)
 
@@ -64,15 +77,26 @@ const unavailable = (message: string, cause?: unknown) =>
 export const createLocalEmbedder = ({
   threads = availableParallelism(),
   batchSize = DEFAULT_LOCAL_BATCH_SIZE,
+  timeoutMs = 60_000,
   workerUrl = defaultWorkerUrl,
   workerData,
 }: CreateLocalEmbedderParameters = {}): LocalEmbedder => {
   if (!Number.isInteger(threads) || threads < 1) throw new RangeError('threads must be >= 1')
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError('batchSize must be >= 1')
+  if (!(timeoutMs > 0)) throw new RangeError('timeoutMs must be > 0')
   const slots = new Set<Slot>()
   const queue: Pending[] = []
   let nextId = 0
   let closed = false
+
+  const arm = (slot: Slot, what: string) => {
+    clearTimeout(slot.timer)
+    slot.timer = setTimeout(
+      () => fail(slot, unavailable(`embedding worker timed out ${what}`)),
+      timeoutMs,
+    )
+    slot.timer.unref()
+  }
 
   const dispatch = () => {
     for (const slot of slots) {
@@ -81,6 +105,7 @@ export const createLocalEmbedder = ({
       if (slot.task) {
         slot.worker.ref()
         slot.worker.postMessage(slot.task.task)
+        arm(slot, 'on a batch')
       } else {
         // An idle pool does not keep the process alive (a forgotten close()
         // would otherwise hang a script); a busy or starting worker does.
@@ -91,6 +116,7 @@ export const createLocalEmbedder = ({
 
   const fail = (slot: Slot, error: Error) => {
     if (!slots.delete(slot)) return
+    clearTimeout(slot.timer)
     void slot.worker.terminate()
     slot.task?.reject(error)
     if (closed) return
@@ -117,6 +143,7 @@ export const createLocalEmbedder = ({
     started.catch(() => {}) // observed through warmUp() or the queue
     const slot: Slot = { worker, ready: false, started }
     slots.add(slot)
+    arm(slot, 'loading the model')
     worker.on('message', (message: EmbedWorkerMessage) => {
       if (message.type === 'ready') {
         if (message.dimension !== LOCAL_DIMENSION) {
@@ -125,14 +152,19 @@ export const createLocalEmbedder = ({
           return fail(slot, error)
         }
         slot.ready = true
+        clearTimeout(slot.timer)
         markStarted()
         return dispatch()
       }
       const pending = slot.task
       slot.task = undefined
+      clearTimeout(slot.timer)
       if (pending?.task.id === message.id) {
-        if (message.type === 'done') pending.resolve(message.vectors)
-        else pending.reject(unavailable(`embedding worker failed: ${message.message}`))
+        if (message.type === 'failed')
+          pending.reject(unavailable(`embedding worker failed: ${message.message}`))
+        else if (message.vectors.length !== pending.task.texts.length * LOCAL_DIMENSION)
+          pending.reject(unavailable('embedding worker answered the wrong number of values'))
+        else pending.resolve(message.vectors)
       }
       dispatch()
     })
@@ -187,7 +219,10 @@ export const createLocalEmbedder = ({
       for (const pending of queue.splice(0)) pending.reject(error)
       const stopping = [...slots]
       slots.clear()
-      for (const slot of stopping) slot.task?.reject(error)
+      for (const slot of stopping) {
+        clearTimeout(slot.timer)
+        slot.task?.reject(error)
+      }
       await Promise.all(stopping.map((slot) => slot.worker.terminate()))
     },
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { admitPending } from '../admission/admission.ts'
+import { pgArray } from '../db/pg-array.ts'
 import type { VenueDeps } from '../deps.ts'
 import { vectorFromBytes } from '../embeddings/index.ts'
 import { type Heart, heartEmbeddingText } from '../heart/heart-schema.ts'
@@ -86,13 +87,11 @@ const formCouples = async (
   pairs: ReadonlyArray<{ a: number; b: number; intro: string }>,
 ) => {
   if (pairs.length === 0) return []
-  const array = (values: readonly (number | string)[]) =>
-    `{${values.map((value) => (typeof value === 'number' ? value : `"${value.replace(/(["\\])/g, '\\$1')}"`)).join(',')}}`
   return deps.database.db.transaction(async (tx) => {
     const made = rowsOf<{ id: number; persona_a: number; persona_b: number }>(
       await tx.execute(sql`
         INSERT INTO couples (cycle_id, persona_a, persona_b, semantic)
-        SELECT ${cycleId}, a, b, ${semantic} FROM unnest(${array(pairs.map((p) => p.a))}::int[], ${array(pairs.map((p) => p.b))}::int[]) AS t(a, b)
+        SELECT ${cycleId}, a, b, ${semantic} FROM unnest(${pgArray(pairs.map((p) => p.a))}::int[], ${pgArray(pairs.map((p) => p.b))}::int[]) AS t(a, b)
         ON CONFLICT (cycle_id, persona_a, persona_b) DO NOTHING
         RETURNING id, persona_a, persona_b`),
     )
@@ -102,12 +101,12 @@ const formCouples = async (
     await tx.execute(sql`
       INSERT INTO courtship_seats (persona_id, slot, couple_id)
       SELECT t.persona, (SELECT count(*) FROM courtship_seats s WHERE s.persona_id = t.persona)::int, t.couple
-      FROM unnest(${array(seatPersonas)}::int[], ${array(seatCouples)}::int[]) AS t(persona, couple)`)
+      FROM unnest(${pgArray(seatPersonas)}::int[], ${pgArray(seatCouples)}::int[]) AS t(persona, couple)`)
     const introOf = new Map(pairs.map((pair) => [`${pair.a}:${pair.b}`, pair.intro]))
     await tx.execute(sql`
       INSERT INTO turns (couple_id, persona_id, author, body, status)
       SELECT t.couple, NULL, 'matchmaker', t.body, 'published'
-      FROM unnest(${array(made.map((c) => c.id))}::int[], ${array(made.map((c) => introOf.get(`${c.persona_a}:${c.persona_b}`)!))}::text[]) AS t(couple, body)`)
+      FROM unnest(${pgArray(made.map((c) => c.id))}::int[], ${pgArray(made.map((c) => introOf.get(`${c.persona_a}:${c.persona_b}`)!))}::text[]) AS t(couple, body)`)
     await tx.execute(sql`
       INSERT INTO events (kind, detail)
       VALUES ('beat', ${JSON.stringify({ cycleId, couples: made.length, semantic })}::jsonb)`)

@@ -29,17 +29,26 @@ const REQUERY_GROWTH = 4
 
 /**
  * Mutual nearest neighbours under the filters, repeated on the remainder,
- * computed without literal rounds. Edges are totally ordered by (similarity
- * desc, lower id of the pair, higher id), and each persona's "best" is its
- * first remaining allowed edge in that order, so a mutual-best pair is a
- * locally dominant edge. Pairing locally dominant edges in any order yields
- * the same matching as the round-by-round rule (each round only pairs
- * locally dominant edges, and removing one never changes another's
- * dominance), so this follows best-pointers from each persona along a
- * chain of strictly increasing edges until it reaches a mutual pair.
- * A persona whose neighbour list is exhausted, or whose best in the list
- * could be beaten by a row the search cut off, is re-queried with a larger
- * k over the remainder before anything depending on it is decided.
+ * computed without literal rounds.
+ *
+ * Why that is the same rule: allowed pairs (edges) are totally ordered by
+ * (similarity desc, lower id, higher id), and a persona's best, "most
+ * similar, ties to the lower id", is its first remaining edge in that
+ * order (for a fixed persona the two orders agree), so a mutual-best pair
+ * is an edge that beats every other edge at both its ends. Such an edge
+ * stays mutual-best whatever else pairs (pairing only removes rivals), and
+ * the best remaining edge overall is always one, so taking mutual-best
+ * edges in any order, a round at a time or one at a time, ends in the same
+ * matching: greedy by that order. (Greedy "take the highest edge first"
+ * over one-sided bests would differ; this is not that.)
+ *
+ * How: from each open persona follow best-pointers x → best(x) →
+ * best(best(x)) ...; edges strictly increase along the chain, so it ends
+ * at a mutual pair, which forms; then the chain resumes from the persona
+ * below it. A persona whose list is used up, or whose best in the list
+ * could be beaten by a row the search cut off (`bound`), is re-queried
+ * with a larger k over the remainder before anything depending on it is
+ * decided; those waiting on it are revisited in the next phase.
  */
 export const matchMutualBest = (
   packed: PackedCandidates,
@@ -128,7 +137,35 @@ export const matchMutualBest = (
         continue
       }
       // b prefers someone else: follow it. Edges only increase along a chain, so b is new to it.
-      if (onStack[b]) throw new Error(`pairing: best-pointer cycle at row ${b} (internal error)`)
+      if (onStack[b]) {
+        for (let i = 0; i < top; i++) {
+          const y = stack[i]!
+          const by = best(y)
+          console.log(
+            'stack',
+            i,
+            'row',
+            y,
+            'id',
+            ids[y],
+            'status',
+            status[y],
+            'best',
+            by,
+            by >= 0 ? bestScore(y) : '',
+            'bound',
+            lists.bound[y],
+            'listlen',
+            lists.rows[y]!.length,
+            'bestAt',
+            lists.bestAt[y],
+            'cursor',
+            lists.cursor[y],
+          )
+        }
+        console.log('x', x, 'b', b, 'bb', bb, 'phase', phases)
+        throw new Error(`pairing: best-pointer cycle at row ${b} (internal error)`)
+      }
       status[b] = OPEN
       stack[top++] = b
       onStack[b] = 1
@@ -146,6 +183,8 @@ export const matchMutualBest = (
       const row = order ? order[r]! : r
       if (status[row] === OPEN) resolveFrom(row)
     }
+    // With HNSW lists an UNSURE row can still be taken by a better offer: drop those.
+    pending = pending.filter((row) => status[row] === UNSURE)
     if (pending.length === 0) break
     const remainder: number[] = []
     for (let row = 0; row < count; row++)

@@ -239,7 +239,7 @@ export const bestEntry = (
     const row = rows[i]!
     if (isPaired(row)) continue
     let score = exact[i]!
-    if (score !== score) {
+    if (Number.isNaN(score)) {
       score = similarity(matrix, dimensions, x, row)
       exact[i] = score
     }

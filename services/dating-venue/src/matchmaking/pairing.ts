@@ -39,7 +39,7 @@ export type PairCandidatesOptions = PairApproximateOptions & { exactUpTo?: numbe
  */
 export const pairExact = (
   candidates: readonly PairingCandidate[],
-  { k = 10, allowed, threads = 0, onStats }: PairExactOptions = {},
+  { k = 32, allowed, threads = 0, onStats }: PairExactOptions = {},
 ): [number, number][] => {
   if (candidates.length < 2) return []
   const packed = packCandidates(candidates, allowed)
@@ -59,7 +59,7 @@ export const pairExact = (
  */
 export const pairApproximate = (
   candidates: readonly PairingCandidate[],
-  { k = 16, allowed, threads = 0, onStats, ...hnsw }: PairApproximateOptions = {},
+  { k = 48, allowed, threads = 1, onStats, ...hnsw }: PairApproximateOptions = {},
 ): [number, number][] => {
   if (candidates.length < 2) return []
   const packed = packCandidates(candidates, allowed)

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm'
+import { pgArray } from '../db/pg-array.ts'
 import type { EndpointRow } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
 import { postJsonOutbound } from '../outbound/index.ts'
@@ -46,5 +47,5 @@ export const postNotifications = async (
   await deps.database.db.execute(sql`
     INSERT INTO posts (board, handle, body, status)
     SELECT 'notifications', 'venue', body, 'published'
-    FROM unnest(${lines.map(({ handle, text }) => `@${handle}: ${text}`)}::text[]) AS t(body)`)
+    FROM unnest(${pgArray(lines.map(({ handle, text }) => `@${handle}: ${text}`))}::text[]) AS t(body)`)
 }
