@@ -49,3 +49,20 @@ export const startCpuSample = () => {
     }
   }
 }
+
+/**
+ * Waits until the rest of the machine has used less than `threshold` cores
+ * over a 2-second window, for at most `maxSeconds`; resolves to whether it
+ * did. Linux schedules each session as one group (autogroup), so a single
+ * busy process elsewhere caps this whole process to one of two cores, pool
+ * or not: rounds measured then say nothing about the pool.
+ */
+export const waitForQuiet = async ({ threshold = 0.15, maxSeconds = 60 } = {}) => {
+  const deadline = performance.now() + maxSeconds * 1000
+  do {
+    const stop = startCpuSample()
+    await new Promise((resolve) => setTimeout(resolve, 2000))
+    if (stop().otherCores < threshold) return true
+  } while (performance.now() < deadline)
+  return false
+}

@@ -6,7 +6,8 @@
 // BENCH_TEXTS (300) heart texts per measurement, BENCH_ROUNDS (4) rounds in
 // ABBA order, BENCH_THREADS (2) workers in the pool, BENCH_BATCH (the
 // service default; a comma list compares several), BENCH_MAIN_THREAD=0 skips
-// the informative main-thread row.
+// the informative main-thread row, BENCH_QUIET_WAIT (60) seconds at most to
+// wait before each round for the rest of the machine to go quiet (0: don't).
 //
 // The baseline is a pool of ONE worker at the same batch size: the same code
 // path, model, message passing and normalisation, so the ratio measures
@@ -19,7 +20,7 @@ import {
   LOCAL_MODEL_ID,
   type LocalEmbedder,
 } from '../../services/dating-venue/src/embeddings/index.ts'
-import { type CpuSample, startCpuSample } from './embed-machine.ts'
+import { type CpuSample, startCpuSample, waitForQuiet } from './embed-machine.ts'
 import { loadMainThreadModel } from './embed-main-thread.ts'
 import { generateHeartTexts } from './embed-texts.ts'
 
@@ -28,6 +29,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4)
 const THREADS = Number(process.env.BENCH_THREADS ?? 2)
 const BATCHES = (process.env.BENCH_BATCH ?? String(DEFAULT_LOCAL_BATCH_SIZE)).split(',').map(Number)
 const MAIN_THREAD = process.env.BENCH_MAIN_THREAD !== '0'
+const QUIET_WAIT = Number(process.env.BENCH_QUIET_WAIT ?? 60)
 const GOAL = 1.8
 
 type Contestant = { name: string; batch: number; embed: (texts: string[]) => Promise<number> }
@@ -108,16 +110,33 @@ const pairs = BATCHES.map((batch) => {
   return { batch, single: results.get(single!)!, pool: results.get(pool!)! }
 })
 
+const waitQuiet = async () => {
+  if (QUIET_WAIT > 0 && !(await waitForQuiet({ maxSeconds: QUIET_WAIT })))
+    console.log(`(the machine stayed busy for ${QUIET_WAIT} s; measuring anyway)`)
+}
+const main = contestants.find((c) => c.name === 'main')
+
 console.log(`\nround  batch  ${'single (1 worker)'.padEnd(47)}${'pool'.padEnd(47)}ratio`)
 for (let round = 0; round < ROUNDS; round++) {
-  // ABBA: each contestant runs first as often as last, so a drift in the
-  // machine's load during the run weighs on both alike.
-  const order = round % 2 === 0 ? contestants : [...contestants].reverse()
-  for (const contestant of order) results.get(contestant)!.push(await measure(contestant))
+  // ABBA: each of a pair runs first as often as last, so a drift in the
+  // machine's load weighs on both alike. Each pair waits for a quiet machine
+  // and runs back to back (about 15 s), which a quiet spell usually covers.
   for (const { batch, single, pool } of pairs) {
+    const pair = contestants.filter((c) => c.batch === batch && c.name !== 'main')
+    await waitQuiet()
+    for (const contestant of round % 2 === 0 ? pair : [...pair].reverse())
+      results.get(contestant)!.push(await measure(contestant))
     const [x, y] = [single.at(-1)!, pool.at(-1)!]
     console.log(
       `${String(round + 1).padStart(5)}  ${String(batch).padStart(5)}  ${describe(x).padEnd(47)}${describe(y).padEnd(47)}${fixed(y.rate / x.rate, 2)}x${isQuiet(x, y) ? '' : '  (machine busy)'}`,
+    )
+  }
+  if (main) {
+    await waitQuiet()
+    const result = await measure(main)
+    results.get(main)!.push(result)
+    console.log(
+      `${String(round + 1).padStart(5)}  ${String(main.batch).padStart(5)}  main thread: ${describe(result)}`,
     )
   }
 }
@@ -154,7 +173,6 @@ for (const { batch, single, pool } of pairs) {
       `; goal ${GOAL}x`,
   )
 }
-const main = contestants.find((c) => c.name === 'main')
 if (main) {
   const list = results.get(main)!
   const baseline = pairs[0]!.single

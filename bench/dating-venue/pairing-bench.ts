@@ -8,12 +8,17 @@
 //   npx tsx bench/dating-venue/pairing-bench.ts
 //
 // BENCH_SIZES (default 1000,10000,50000), BENCH_REPEATS (default 3),
-// BENCH_AGREEMENT_AT (default 10000: the size where approximate pairing is
+// BENCH_AGREEMENT_AT (default 10000,50000: sizes where approximate pairing is
 // compared with exact pairing; exact pairing costs about one baseline),
 // BENCH_BASELINE_QUERIES (default 10000: above it the baseline runs that
 // many queries and scales up; an exact query costs the same whichever it is).
 import { exactSearch, MetricKind } from 'usearch'
 import type { Prefs } from '../../services/dating-venue/src/heart/heart-schema.ts'
+import {
+  allowedCompiledPair,
+  allowedPair,
+  compileFilter,
+} from '../../services/dating-venue/src/matchmaking/filters.ts'
 import {
   type PairingCandidate,
   type PairingStats,
@@ -24,7 +29,7 @@ import {
 
 const sizes = (process.env.BENCH_SIZES ?? '1000,10000,50000').split(',').map(Number)
 const repeats = Number(process.env.BENCH_REPEATS ?? 3)
-const agreementAt = (process.env.BENCH_AGREEMENT_AT ?? '10000').split(',').map(Number)
+const agreementAt = (process.env.BENCH_AGREEMENT_AT ?? '10000,50000').split(',').map(Number)
 const baselineQueries = Number(process.env.BENCH_BASELINE_QUERIES ?? 10_000)
 const DIMENSIONS = 512
 const CLUSTERS = 50
@@ -67,12 +72,14 @@ const makePersonas = (count: number, seed: number): PairingCandidate[] => {
     const self: NonNullable<Prefs['self']> = {}
     if (random() < 0.8) self.gender = pick(genders)
     if (random() < 0.7) self.age = age
-    if (random() < 0.4) self.languages = random() < 0.7 ? [pick(languages)] : [pick(languages), pick(languages)]
+    if (random() < 0.4)
+      self.languages = random() < 0.7 ? [pick(languages)] : [pick(languages), pick(languages)]
     if (random() < 0.2) self.ethnicity = pick(ethnicities)
     if (random() < 0.3) self.substances = pick(['none', 'social', 'smoker'] as const)
     if (random() < 0.3) self.kids = pick(['open', 'want', 'have', 'no'] as const)
     const seek: NonNullable<Prefs['seek']> = {}
-    if (random() < 0.6) seek.genders = random() < 0.85 ? [pick(genders)] : [pick(genders), pick(genders)]
+    if (random() < 0.6)
+      seek.genders = random() < 0.85 ? [pick(genders)] : [pick(genders), pick(genders)]
     if (random() < 0.4) {
       seek.ageMin = Math.max(18, age - 2 - Math.floor(random() * 10))
       seek.ageMax = age + 2 + Math.floor(random() * 12)
@@ -121,10 +128,42 @@ const agreement = (exact: [number, number][], approximate: [number, number][]) =
 }
 
 console.log(`pairing bench: ${DIMENSIONS}-d, ${CLUSTERS} clusters, sizes ${sizes.join(', ')}`)
+
+// The filters alone: compiling every persona's prefs once, then the pair checks the beat
+// makes (random pairs over 50,000, so mostly cache misses). Three rounds, the last reported.
+{
+  const personas = makePersonas(50_000, 7)
+  const random = seededRandom(11)
+  const checks = 2_000_000
+  const picks = Int32Array.from({ length: 2 * checks }, () => Math.floor(random() * 50_000))
+  let line = ''
+  for (let round = 0; round < 3; round++) {
+    const compile = time(() => personas.map((persona) => compileFilter(persona.prefs)))
+    const compiled = compile.result
+    let allowed = 0
+    const fast = time(() => {
+      for (let c = 0; c < 2 * checks; c += 2)
+        if (allowedCompiledPair(compiled[picks[c]!]!, compiled[picks[c + 1]!]!)) allowed++
+    })
+    const slow = time(() => {
+      for (let c = 0; c < checks / 5; c += 2)
+        allowedPair(personas[picks[c]!]!.prefs, personas[picks[c + 1]!]!.prefs)
+    })
+    line = `filters: compiling 50,000 prefs ${ms(compile.ms)}; a pair check ${((fast.ms * 1e6) / checks).toFixed(0)} ns compiled, ${((slow.ms * 1e6) / (checks / 10)).toFixed(0)} ns with allowedPair compiling both sides; ${((100 * allowed) / checks).toFixed(1)} % of random pairs allowed`
+  }
+  console.log(line)
+}
+
+// Warm-up (the service process stays up between beats, so its code is compiled by then).
+{
+  const personas = makePersonas(2_000, 3)
+  pairExact(personas)
+  pairApproximate(personas)
+}
 for (const size of sizes) {
   const personas = makePersonas(size, 20_261_121 + size)
   const matrix = new Float32Array(size * DIMENSIONS)
-  personas.forEach((persona, i) => matrix.set(persona.vector, i * DIMENSIONS))
+  for (const [i, persona] of personas.entries()) matrix.set(persona.vector, i * DIMENSIONS)
   const queries = Math.min(size, baselineQueries)
   const baselines: number[] = []
   const pairings: number[] = []
@@ -143,7 +182,9 @@ for (const size of sizes) {
   console.log(`\n${size.toLocaleString('en-US')} personas, ${repeats} rounds, medians`)
   console.log(`  exact top-10 search, all queries (baseline): ${ms(baseline)}${scaled}`)
   console.log(`    each round: ${baselines.map(ms).join(', ')}`)
-  console.log(`  pairCandidates (${stats?.mode}): ${ms(pairing)}; each: ${pairings.map(ms).join(', ')}`)
+  console.log(
+    `  pairCandidates (${stats?.mode}): ${ms(pairing)}; each: ${pairings.map(ms).join(', ')}`,
+  )
   console.log(`  ratio pairing / baseline: ${(pairing / baseline).toFixed(2)}x`)
   console.log(
     `  pairs: ${pairs.length.toLocaleString('en-US')} (${((200 * pairs.length) / size).toFixed(1)} % of personas paired); phases ${stats?.phases}, re-queried ${stats?.requeried}`,

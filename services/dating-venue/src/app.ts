@@ -2,6 +2,7 @@ import { type App, createApp, mountMcp } from '@agents/service-kit'
 import type { MiddlewareHandler } from 'hono'
 import { registerAdminRoutes } from './admin/admin-routes.ts'
 import type { VenueDeps } from './deps.ts'
+import { registerEscalationRoutes } from './escalation/escalation-routes.ts'
 import { homePage, llmsFullTxt, llmsTxt, skillMd } from './front/documents.ts'
 import { venueTools } from './mcp-tools.ts'
 import { registerRoutes } from './routes.ts'
@@ -40,6 +41,7 @@ export const buildApp = (
   app.get('/llms-full.txt', (c) => c.body(llmsFullTxt(deps.baseUrl()), 200, markdown))
   registerRoutes(app, deps)
   registerAdminRoutes(app, deps)
+  registerEscalationRoutes(app, deps)
   mountMcp(app, { name: SERVICE_NAME, version: API_VERSION, tools: venueTools(deps) })
   return app
 }

@@ -2,6 +2,7 @@ import { CommaList, LogLevel, loadConfig, Port } from '@agents/service-kit'
 import { z } from 'zod'
 import { EmbeddingsConfig } from './embeddings/index.ts'
 import { GeoConfig } from './geo/index.ts'
+import { IdpConfig, LoginConfig, refineIdpConfig } from './identity/index.ts'
 
 const flag = z
   .enum(['0', '1', 'true', 'false'])
@@ -12,6 +13,8 @@ export const VenueConfig = z
   .object({
     ...GeoConfig.shape,
     ...EmbeddingsConfig.shape,
+    ...LoginConfig.shape,
+    ...IdpConfig.shape,
     NODE_ENV: z.string().optional(),
     PORT: Port.default(3002),
     HOST: z.string().default('127.0.0.1'),
@@ -63,9 +66,17 @@ export const VenueConfig = z
     MATCHMAKER_CHAT_URL: z.string().url().optional(),
     MATCHMAKER_CHAT_API_KEY: z.string().optional(),
     MATCHMAKER_CHAT_MODEL: z.string().default('gpt-4o-mini'),
+    /** Lifetime of a one-time introduction invite. */
+    VENUE_INVITE_TTL_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(30 * 86_400)
+      .default(7 * 86_400),
     MATCHMAKER_CHAT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8000),
   })
   .superRefine((config, context) => {
+    refineIdpConfig(config, context)
     if (config.NODE_ENV !== 'production') return
     const require = (key: keyof typeof config, why: string) => {
       if (!config[key])

@@ -2,6 +2,7 @@ import type { PaymentsDeps } from '@agents/payments'
 import type { Logger } from '@agents/service-kit'
 import type { VenueDatabase } from './db/open.ts'
 import type { Embedder } from './embeddings/index.ts'
+import type { IdentityEvent } from './escalation/identity-events.ts'
 import type { Sealer } from './intake/seal.ts'
 import type { ChatSettings } from './matchmaking/intro.ts'
 import type { VenueSigner } from './notify/venue-signer.ts'
@@ -29,4 +30,31 @@ export type VenueDeps = {
   /** The matchmaker's chat model for opening lines, when configured. */
   chat: ChatSettings | undefined
   maxCourtships: number
+  /** Login tokens of humans (the claim page): trusted issuers, SIWE. */
+  login: {
+    verify: (
+      token: string,
+    ) => Promise<{ ok: true; subject: string } | { ok: false; reason: string }>
+    /** Where the claim page sends the human to sign in. */
+    url: string | undefined
+  }
+  identity: {
+    /** The identity provider, when configured. */
+    client:
+      | {
+          createSession: (input: {
+            vendorData: string
+          }) => Promise<
+            { ok: true; sessionId: string; url: string } | { ok: false; reason: string }
+          >
+        }
+      | undefined
+    /** Checks a webhook delivery on its raw bytes; the body is parsed only after the signature passes. */
+    verifyWebhook: (input: {
+      rawBody: Uint8Array
+      signature: string | undefined
+      timestamp: string | undefined
+    }) => { ok: true; event: IdentityEvent } | { ok: false; reason: string }
+  }
+  inviteTtlSeconds: number
 }

@@ -10,6 +10,13 @@ import { events } from './db/schema.ts'
 import type { VenueDeps } from './deps.ts'
 import { embedderFromConfig } from './embeddings/index.ts'
 import { geoGate, toGeoGateOptions } from './geo/index.ts'
+import {
+  createIdpClient,
+  createLoginVerifier,
+  toIdpClientParameters,
+  toLoginVerifierConfig,
+  verifyWebhook,
+} from './identity/index.ts'
 import { createSealer } from './intake/seal.ts'
 import { runBeat, scheduledCycleId } from './matchmaking/beat.ts'
 import { createVenueSigner } from './notify/venue-signer.ts'
@@ -48,6 +55,8 @@ export const startVenue = async (
     poolMax: config.DATABASE_POOL_MAX,
   })
   let baseUrl = config.BASE_URL ?? `http://${config.HOST}:${config.PORT}`
+  const verifyLogin = createLoginVerifier(toLoginVerifierConfig(config))
+  const webhookSecret = config.IDP_WEBHOOK_SECRET
   const deps: VenueDeps = {
     database,
     logger,
@@ -91,6 +100,31 @@ export const startVenue = async (
         }
       : undefined,
     maxCourtships: config.VENUE_MAX_COURTSHIPS,
+    inviteTtlSeconds: config.VENUE_INVITE_TTL_SECONDS,
+    login: {
+      verify: async (token) => {
+        const result = await verifyLogin(token)
+        return result.ok
+          ? { ok: true, subject: result.subject }
+          : { ok: false, reason: result.reason }
+      },
+      url: config.VENUE_LOGIN_URL,
+    },
+    identity: {
+      // Built per call: the webhook address is known once the server listens.
+      client: config.IDP_BASE_URL
+        ? {
+            createSession: (input) =>
+              createIdpClient(
+                toIdpClientParameters(config, `${baseUrl}/api/identity/webhook/idp`)!,
+              ).createSession(input),
+          }
+        : undefined,
+      verifyWebhook: (input) =>
+        webhookSecret
+          ? verifyWebhook({ ...input, secret: webhookSecret })
+          : { ok: false, reason: 'no identity provider configured' },
+    },
   }
   const gate = geoGate(
     toGeoGateOptions(config, async (country) => {

@@ -13,6 +13,10 @@ export const TEST_ADMIN_TOKEN = 'test-operator-token-0123456789abcdef'
  * venue open, `localhost` callbacks allowed, an operator token.
  */
 let sharedEmbeddings: Promise<FakeEmbeddings> | undefined
+const sharedFakeEmbeddings = () => {
+  sharedEmbeddings ??= startFakeEmbeddings()
+  return sharedEmbeddings
+}
 
 export const startTestVenue = async ({
   devnet,
@@ -26,10 +30,7 @@ export const startTestVenue = async ({
   /** `local` runs the real model; by default a shared fake OpenAI-compatible endpoint. */
   embeddings?: 'local' | FakeEmbeddings
 } = {}) => {
-  const fake =
-    embeddings === 'local'
-      ? undefined
-      : (embeddings ?? (await (sharedEmbeddings ??= startFakeEmbeddings())))
+  const fake = embeddings === 'local' ? undefined : (embeddings ?? (await sharedFakeEmbeddings()))
   const settings = {
     ...(devnet ? devnetEnv(devnet) : UNUSED_PAYMENTS_ENV),
     NODE_ENV: 'test',

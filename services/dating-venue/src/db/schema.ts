@@ -12,6 +12,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  uuid,
 } from 'drizzle-orm/pg-core'
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
@@ -26,6 +27,8 @@ export const owners = pgTable('owners', {
   /** sha256 of the owner credential's secret part; the secret itself is never stored. */
   credentialHash: text('credential_hash').notNull(),
   ageOver18: boolean('age_over_18'),
+  /** The signed-in human (login token subject) who claimed this owner's profile. */
+  humanSubject: text('human_subject').unique(),
   createdAt: at('created_at').notNull().defaultNow(),
 })
 
@@ -228,6 +231,67 @@ export const events = pgTable('events', {
   createdAt: at('created_at').notNull().defaultNow(),
 })
 
+/** One row per owner per couple: consents are idempotent by their key. */
+export const introConsents = pgTable(
+  'intro_consents',
+  {
+    coupleId: integer('couple_id')
+      .notNull()
+      .references(() => couples.id, { onDelete: 'cascade' }),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => owners.id, { onDelete: 'cascade' }),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.coupleId, table.ownerId] })],
+)
+
+/** Contact-reveal consent, given by the signed-in human, not the agent. */
+export const revealConsents = pgTable(
+  'reveal_consents',
+  {
+    coupleId: integer('couple_id')
+      .notNull()
+      .references(() => couples.id, { onDelete: 'cascade' }),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => owners.id, { onDelete: 'cascade' }),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.coupleId, table.ownerId] })],
+)
+
+/** One-time invites: claimed at most once (a conditional UPDATE on `claimed_at`). */
+export const invites = pgTable(
+  'invites',
+  {
+    token: uuid('token').primaryKey(),
+    coupleId: integer('couple_id')
+      .notNull()
+      .references(() => couples.id, { onDelete: 'cascade' }),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => owners.id, { onDelete: 'cascade' }),
+    expiresAt: at('expires_at').notNull(),
+    claimedAt: at('claimed_at'),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (table) => [index('invites_couple_owner').on(table.coupleId, table.ownerId)],
+)
+
+/** Identity check sessions at the provider; results only as long as needed, no documents. */
+export const identitySessions = pgTable('identity_sessions', {
+  sessionId: text('session_id').primaryKey(),
+  ownerId: integer('owner_id')
+    .notNull()
+    .references(() => owners.id, { onDelete: 'cascade' }),
+  status: text('status').notNull(),
+  /** The provider's event time of the last event acted on: older deliveries change nothing. */
+  lastEventAt: integer('last_event_at'),
+  createdAt: at('created_at').notNull().defaultNow(),
+  updatedAt: at('updated_at').notNull().defaultNow(),
+})
+
 export const paymentReceipts = pgTable('payment_receipts', {
   reference: text('reference').primaryKey(),
   receipt: jsonb('receipt'),
@@ -249,6 +313,10 @@ export const schema = {
   posts,
   reports,
   events,
+  introConsents,
+  revealConsents,
+  invites,
+  identitySessions,
   paymentReceipts,
 }
 export type Schema = typeof schema

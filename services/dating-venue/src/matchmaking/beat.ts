@@ -220,8 +220,10 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
   // Composed intros repeat (the same shared values and interests): check each text once per beat.
   const verdicts = new Map<string, ReturnType<VenueDeps['safety']>>()
   const safety: VenueDeps['safety'] = (text, context) => {
-    let verdict = verdicts.get(text)
-    if (!verdict) verdicts.set(text, (verdict = deps.safety(text, context)))
+    const known = verdicts.get(text)
+    if (known) return known
+    const verdict = deps.safety(text, context)
+    verdicts.set(text, verdict)
     return verdict
   }
   const withIntros = await Promise.all(

@@ -24,6 +24,8 @@ const WAITING = 4
 const NO_ONE = -1
 const UNKNOWN = -2
 
+// A re-query asks for 4x the row's last k (at least 64): an exact re-query costs the same
+// whatever k is, and a larger step means fewer phases for rows whose filters reject most.
 const REQUERY_MIN_K = 64
 const REQUERY_GROWTH = 4
 
@@ -39,8 +41,9 @@ const REQUERY_GROWTH = 4
  * stays mutual-best whatever else pairs (pairing only removes rivals), and
  * the best remaining edge overall is always one, so taking mutual-best
  * edges in any order, a round at a time or one at a time, ends in the same
- * matching: greedy by that order. (Greedy "take the highest edge first"
- * over one-sided bests would differ; this is not that.)
+ * matching: the global greedy matching by that order. One-sided greedy
+ * (each persona in turn takes its best, so A takes B while B and C prefer
+ * each other) differs, and is not what this does.
  *
  * How: from each open persona follow best-pointers x → best(x) →
  * best(best(x)) ...; edges strictly increase along the chain, so it ends
@@ -60,6 +63,7 @@ export const matchMutualBest = (
   const waitedAt = new Int32Array(count)
   const stack = new Int32Array(count)
   const onStack = new Uint8Array(count)
+  const offered = new Float64Array(count)
   const paired: number[] = []
   let departed: number[] = []
   let pending: number[] = []
@@ -68,27 +72,33 @@ export const matchMutualBest = (
 
   const isPaired = (row: number) => status[row] === PAIRED
 
-  /** The row's best remaining allowed candidate, NO_ONE, or UNKNOWN if its list cannot tell. */
+  /** The row's best in its own list, NO_ONE, or UNKNOWN if the list cannot tell. */
   const best = (x: number): number => {
     const at = bestEntry(packed, lists, x, isPaired)
     if (at < 0) return lists.bound[x] === -Infinity ? NO_ONE : UNKNOWN
     return lists.exact[x]![at]! > lists.bound[x]! ? lists.rows[x]![at]! : UNKNOWN
   }
-  /** The exact similarity of x's current best (valid right after `best(x)` named a row). */
-  const bestScore = (x: number) => lists.exact[x]![lists.bestAt[x]!]!
 
+  // The exact similarity of the last row `choose` named.
+  let chosenScore = 0
   /**
-   * `b`'s best, knowing `x` (allowed, remaining) offers an edge of score `s`.
-   * With exact lists the offer never wins unless `x` is already `b`'s best;
-   * with HNSW lists it keeps "best" consistent when `b`'s list missed `x`,
-   * which keeps chains strictly increasing (no cycles).
+   * x's best, knowing that row `o` (allowed, remaining; -1 for none) is
+   * offering an edge of score `so` because x is o's best. With exact lists
+   * an offer never wins unless o is already x's best; with HNSW lists x's
+   * list may have missed o, and counting the offer keeps every persona's
+   * choice consistent with the edge order, so chains strictly increase.
    */
-  const bestWithOffer = (b: number, x: number, s: number): number => {
-    const c = best(b)
-    if (c === NO_ONE || c === x) return x
-    if (c === UNKNOWN) return s > lists.bound[b]! ? x : UNKNOWN
-    const sc = bestScore(b)
-    return s > sc || (s === sc && ids[x]! < ids[c]!) ? x : c
+  const choose = (x: number, o: number, so: number): number => {
+    const c = best(x)
+    if (c >= 0 && c !== o) {
+      const sc = lists.exact[x]![lists.bestAt[x]!]!
+      if (o < 0 || sc > so || (sc === so && ids[c]! < ids[o]!)) {
+        chosenScore = sc
+        return c
+      }
+    } else if (o < 0 || (c === UNKNOWN && !(so > lists.bound[x]!))) return c
+    chosenScore = so
+    return o
   }
 
   const markUnsure = (x: number) => {
@@ -96,7 +106,15 @@ export const matchMutualBest = (
     status[x] = UNSURE
     pending.push(x)
   }
+  const pair = (x: number, y: number) => {
+    status[x] = PAIRED
+    status[y] = PAIRED
+    paired.push(x, y)
+    departed.push(x, y)
+  }
 
+  // The stack is a chain: each row's best is the row above it, by an edge of score
+  // offered[level], and those scores strictly increase upwards.
   const resolveFrom = (start: number) => {
     let top = 0
     stack[top++] = start
@@ -108,67 +126,39 @@ export const matchMutualBest = (
         top--
         continue
       }
-      const b = best(x)
-      if (b < 0) {
-        if (b === NO_ONE) {
-          status[x] = ALONE
-          departed.push(x)
-        } else markUnsure(x)
+      const below = top > 1 ? stack[top - 2]! : -1
+      const b = choose(x, below, below >= 0 ? offered[top - 1]! : 0)
+      if (b === NO_ONE) {
+        status[x] = ALONE
+        departed.push(x)
         continue
       }
-      // A row still waiting since the last pair formed waits on the same unresolved row.
-      if (status[b] === WAITING && waitedAt[b] === paired.length) {
+      if (b === UNKNOWN) {
+        markUnsure(x)
+        continue
+      }
+      // The row below chose x, and x chooses it back.
+      if (b === below) {
+        pair(x, b)
+        continue
+      }
+      const s = chosenScore
+      const bb = choose(b, x, s)
+      if (bb === x) pair(x, b)
+      else if (bb === UNKNOWN || (status[b] === WAITING && waitedAt[b] === paired.length)) {
+        // b's choice hangs on a row to be re-queried; a row still waiting since the last
+        // pair formed waits on the same one.
+        if (bb === UNKNOWN) markUnsure(b)
         status[x] = WAITING
         waitedAt[x] = paired.length
-        continue
+      } else {
+        // b prefers someone else: follow it. Edges only increase along a chain.
+        if (onStack[b]) throw new Error(`pairing: best-pointer cycle at row ${b} (internal error)`)
+        status[b] = OPEN
+        offered[top] = s
+        stack[top++] = b
+        onStack[b] = 1
       }
-      const bb = bestWithOffer(b, x, bestScore(x))
-      if (bb === x) {
-        status[x] = PAIRED
-        status[b] = PAIRED
-        paired.push(x, b)
-        departed.push(x, b)
-        continue
-      }
-      if (bb === UNKNOWN) {
-        markUnsure(b)
-        status[x] = WAITING
-        waitedAt[x] = paired.length
-        continue
-      }
-      // b prefers someone else: follow it. Edges only increase along a chain, so b is new to it.
-      if (onStack[b]) {
-        for (let i = 0; i < top; i++) {
-          const y = stack[i]!
-          const by = best(y)
-          console.log(
-            'stack',
-            i,
-            'row',
-            y,
-            'id',
-            ids[y],
-            'status',
-            status[y],
-            'best',
-            by,
-            by >= 0 ? bestScore(y) : '',
-            'bound',
-            lists.bound[y],
-            'listlen',
-            lists.rows[y]!.length,
-            'bestAt',
-            lists.bestAt[y],
-            'cursor',
-            lists.cursor[y],
-          )
-        }
-        console.log('x', x, 'b', b, 'bb', bb, 'phase', phases)
-        throw new Error(`pairing: best-pointer cycle at row ${b} (internal error)`)
-      }
-      status[b] = OPEN
-      stack[top++] = b
-      onStack[b] = 1
     }
   }
 

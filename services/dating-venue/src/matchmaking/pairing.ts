@@ -12,11 +12,18 @@ export {
 } from './pairing-matrix.ts'
 
 type CommonOptions = {
-  /** Neighbours fetched per persona up front; exhausted lists are re-queried with more. */
+  /**
+   * Neighbours fetched per persona up front (exact 32, approximate 48: the
+   * graph's beam is wider anyway); used-up lists are re-queried with more.
+   */
   k?: number
   /** Extra rule by id, true when two may pair (called lower id first). */
   allowed?: AllowedIds | undefined
-  /** Native threads for usearch; 0 lets it use every core. */
+  /**
+   * Native threads for usearch, 0 for every core. Exact defaults to 0 (its
+   * answers do not depend on it), approximate to 1 (a parallel graph build
+   * races, so pairs could differ between runs).
+   */
   threads?: number
   /** Told what the run did (mode, phases, re-queries). */
   onStats?: ((stats: PairingStats) => void) | undefined
@@ -53,9 +60,12 @@ export const pairExact = (
  * first k neighbours of each persona come from the graph, every pairing
  * decision uses exact similarities, and a persona whose list runs out (all
  * neighbours paired or filtered, or its best could be beaten by a row past
- * the cut-off) is re-queried with a larger k over the remainder, exactly
- * once the remainder is small. Approximate only in which neighbours the
- * graph finds: 99.7-99.9 % of the exact pairs on clustered 512-d data.
+ * the cut-off) is re-queried with a larger k over the remainder (the graph
+ * without the paired, or exact search once the remainder is small), so no
+ * one loses a partner to the cut-off. Approximate only in which neighbours
+ * the graph finds: on clustered 512-d personas it reproduced 100 % of the
+ * exact pairs at 5,000 and 10,000 and 98.7 % at 50,000. Runs are
+ * reproducible with the default `threads: 1` (see `HnswOptions.threads`).
  */
 export const pairApproximate = (
   candidates: readonly PairingCandidate[],
@@ -70,15 +80,17 @@ export const pairApproximate = (
 }
 
 /**
- * Picks the search by size. Exact search costs O(n²·d), the index
- * O(n·log n·d) with a larger constant; measured on 512-d clustered data on
- * 2 shared cores, pairing times (exact / HNSW):
- *   TODO
- * so exact up to EXACT_UP_TO personas, where its results are also the reference.
+ * Reciprocal pairing, exact search up to `exactUpTo` personas and HNSW
+ * beyond. Exact search costs O(n²·d), the graph about O(n·log n·d) with a
+ * larger constant. Measured with the defaults on 512-d clustered personas
+ * with sparse prefs, 2 shared cores, warm, median of 5 (ms, exact / HNSW):
+ * 1,000: 92 / 174; 1,500: 223 / 326; 2,000: 336 / 436; 3,000: 851 / 709;
+ * 4,000: 1,409 / 929. They cross near 2,500; below it exact is also
+ * faster, deterministic whatever the threads, and the reference.
  */
 export const pairCandidates = (
   candidates: readonly PairingCandidate[],
-  { exactUpTo = 2000, ...options }: PairCandidatesOptions = {},
+  { exactUpTo = 2500, ...options }: PairCandidatesOptions = {},
 ): [number, number][] =>
   candidates.length <= exactUpTo
     ? pairExact(candidates, options)

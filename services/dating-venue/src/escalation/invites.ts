@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto'
+import { ApiError } from '@agents/service-kit'
+import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm'
+import { authenticate, ownerIdOf } from '../credentials/actors.ts'
+import { agentEndpoints, invites } from '../db/schema.ts'
+import type { VenueDeps } from '../deps.ts'
+import { notifyAgent } from '../notify/notify-agent.ts'
+import { coupleOwners } from './couple-owners.ts'
+
+const claimUrl = (deps: VenueDeps, token: string) => `${deps.baseUrl()}/claim?token=${token}`
+
+/** The agent endpoint that speaks for an owner here: its persona's, else one bound to the owner; one with a callback first. */
+const endpointFor = async (deps: VenueDeps, ownerId: number, personaId: number) => {
+  const rows = await deps.database.db
+    .select({ id: agentEndpoints.id, callbackUrl: agentEndpoints.callbackUrl })
+    .from(agentEndpoints)
+    .where(
+      and(
+        eq(agentEndpoints.status, 'active'),
+        or(eq(agentEndpoints.personaId, personaId), eq(agentEndpoints.ownerId, ownerId)),
+      ),
+    )
+    .orderBy(sql`${agentEndpoints.callbackUrl} IS NULL`, desc(agentEndpoints.id))
+  return rows[0]
+}
+
+/**
+ * POST /api/escalations/:coupleId/invite: for a committed couple, a fresh
+ * one-time invite per owner (replacing that owner's unclaimed ones), each
+ * handed to the owner's agent: a signed callback carrying the token, else a
+ * notifications line WITHOUT the token (boards are public) telling the
+ * agent to fetch it with its credential. The caller must act for one of
+ * the owners, and sees only its own owner's token.
+ */
+export const createInvites = async (
+  deps: VenueDeps,
+  coupleId: number,
+  authorization: string | undefined,
+) => {
+  const actor = await authenticate(
+    deps.database,
+    authorization,
+    'acting for an owner of this couple',
+  )
+  const { couple, members } = await coupleOwners(deps, coupleId, {
+    missing: 'couple/owners not found',
+  })
+  if (members.length !== 2 || members.some((member) => member.ownerId === null))
+    throw new ApiError(404, 'couple/owners not found')
+  const callerOwner = ownerIdOf(actor)
+  if (!members.some((member) => member.ownerId === callerOwner))
+    throw new ApiError(403, 'owner not in this couple')
+  if (couple.state !== 'committed' && couple.state !== 'brokered')
+    throw new ApiError(409, 'couple is not committed: both owners must give intro consent first', {
+      state: couple.state,
+    })
+  const expiresAt = new Date(Date.now() + deps.inviteTtlSeconds * 1000)
+  const perOwner = [...new Map(members.map((m) => [m.ownerId!, m.personaId])).entries()]
+  const minted = await deps.database.db.transaction(async (tx) =>
+    Promise.all(
+      perOwner.map(async ([ownerId, personaId]) => {
+        await tx
+          .delete(invites)
+          .where(
+            and(
+              eq(invites.coupleId, coupleId),
+              eq(invites.ownerId, ownerId),
+              isNull(invites.claimedAt),
+            ),
+          )
+        const token = randomUUID()
+        await tx.insert(invites).values({ token, coupleId, ownerId, expiresAt })
+        return { ownerId, personaId, token }
+      }),
+    ),
+  )
+  const delivered = await Promise.all(
+    minted.map(async ({ ownerId, personaId, token }) => {
+      const delivery = await notifyAgent(
+        deps,
+        await endpointFor(deps, ownerId, personaId),
+        `owner-${ownerId}`,
+        {
+          type: 'invite',
+          coupleId,
+          ownerId,
+          token,
+          claimUrl: claimUrl(deps, token),
+          expiresAt: expiresAt.toISOString(),
+        },
+        `an introduction invite for owner ${ownerId} of couple ${coupleId} is waiting; fetch it with GET /api/escalations/${coupleId}/invite and your credential`,
+      )
+      return { ownerId, token: ownerId === callerOwner ? token : null, delivery }
+    }),
+  )
+  return { ok: true as const, invites: delivered, expiresAt: expiresAt.toISOString() }
+}
+
+/** GET /api/escalations/:coupleId/invite: the caller's owner's live invite (for agents told on the board). */
+export const readOwnInvite = async (
+  deps: VenueDeps,
+  coupleId: number,
+  authorization: string | undefined,
+) => {
+  const actor = await authenticate(
+    deps.database,
+    authorization,
+    'acting for an owner of this couple',
+  )
+  const ownerId = ownerIdOf(actor)
+  if (ownerId === undefined) throw new ApiError(403, 'credential does not act for an owner')
+  const [invite] = await deps.database.db
+    .select()
+    .from(invites)
+    .where(
+      and(
+        eq(invites.coupleId, coupleId),
+        eq(invites.ownerId, ownerId),
+        isNull(invites.claimedAt),
+        gt(invites.expiresAt, new Date()),
+      ),
+    )
+    .orderBy(desc(invites.createdAt))
+  if (!invite) throw new ApiError(404, 'no live invite for this owner')
+  return {
+    ownerId,
+    coupleId,
+    token: invite.token,
+    claimUrl: claimUrl(deps, invite.token),
+    expiresAt: invite.expiresAt.toISOString(),
+  }
+}

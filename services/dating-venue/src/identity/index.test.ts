@@ -1,0 +1,33 @@
+import { expect, test } from 'vitest'
+import * as identity from './index.ts'
+
+test('exports', () => {
+  expect(Object.keys(identity).sort()).toMatchInlineSnapshot(`
+    [
+      "IDP_FAILURES",
+      "IdpConfig",
+      "LOGIN_ALGORITHMS",
+      "LOGIN_FAILURES",
+      "LoginConfig",
+      "SIGNATURE_HEADER",
+      "SiweAuthToken",
+      "TIMESTAMP_HEADER",
+      "TrustedIssuer",
+      "WEBHOOK_FAILURES",
+      "createIdpClient",
+      "createLocalIdp",
+      "createLocalIssuer",
+      "createLoginVerifier",
+      "decodeSiweAuthToken",
+      "encodeSiweAuthToken",
+      "extractAge",
+      "refineIdpConfig",
+      "signSiweLogin",
+      "signWebhookBody",
+      "toIdpClientParameters",
+      "toLoginVerifierConfig",
+      "verifySiweToken",
+      "verifyWebhook",
+    ]
+  `)
+})

@@ -1,0 +1,55 @@
+export {
+  IDP_FAILURES,
+  type IdpFailure,
+  LOGIN_FAILURES,
+  type LoginFailure,
+  WEBHOOK_FAILURES,
+  type WebhookFailure,
+} from './errors.ts'
+export { extractAge } from './extract-age.ts'
+export {
+  type CreateIdpClientParameters,
+  type CreateIdpSessionParameters,
+  type CreateIdpSessionReturnType,
+  createIdpClient,
+  type IdpClient,
+} from './idp-client.ts'
+export { IdpConfig, refineIdpConfig, toIdpClientParameters } from './idp-config.ts'
+export {
+  LOGIN_ALGORITHMS,
+  LoginConfig,
+  TrustedIssuer,
+  type TrustedIssuerInput,
+  toLoginVerifierConfig,
+} from './login-config.ts'
+export {
+  type CreateLoginVerifierOptions,
+  createLoginVerifier,
+  type LoginVerifier,
+  type LoginVerifierConfig,
+  type VerifyLoginTokenOptions,
+} from './login-token.ts'
+export { decodeSiweAuthToken, encodeSiweAuthToken, SiweAuthToken } from './siwe-auth-token.ts'
+export {
+  createLocalIdp,
+  type LocalIdp,
+  type LocalIdpAnswer,
+  type LocalIdpDecision,
+  type LocalIdpDelivery,
+  type LocalIdpMisbehaviour,
+  type LocalIdpSession,
+} from './testing/local-idp.ts'
+export {
+  createLocalIssuer,
+  type LocalIssuer,
+  type SignLocalTokenOptions,
+} from './testing/local-issuer.ts'
+export { type SignSiweLoginParameters, signSiweLogin } from './testing/sign-siwe-login.ts'
+export type { IdpEvent, LoginVerification } from './types.ts'
+export { type VerifySiweTokenParameters, verifySiweToken } from './verify-siwe-token.ts'
+export {
+  type VerifyWebhookParameters,
+  type VerifyWebhookReturnType,
+  verifyWebhook,
+} from './webhook.ts'
+export { SIGNATURE_HEADER, signWebhookBody, TIMESTAMP_HEADER } from './webhook-signature.ts'
