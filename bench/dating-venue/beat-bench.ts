@@ -168,7 +168,7 @@ for (const size of sizes) {
     const seedMs = performance.now() - seeded
 
     const matrix = new Float32Array(size * DIMENSIONS)
-    personas.forEach((persona, i) => matrix.set(persona.vector, i * DIMENSIONS))
+    for (const [i, persona] of personas.entries()) matrix.set(persona.vector, i * DIMENSIONS)
     const before = baselineSearch(matrix, size)
     const started = performance.now()
     const result = await beatOnce(venue.deps, `bench-${size}`)

@@ -169,8 +169,10 @@ for (const size of sizes) {
   const pairings: number[] = []
   let stats: PairingStats | undefined
   let pairs: [number, number][] = []
-  // Interleaved: the machine's load drifts more between loops than within a round.
-  for (let round = 0; round < repeats; round++) {
+  // Interleaved: the machine's load drifts more between loops than within a round. Small sizes
+  // run in tens of ms, where one scheduler hiccup is a large share: ten times the rounds there.
+  const rounds = size <= 2_000 ? 10 * repeats : repeats
+  for (let round = 0; round < rounds; round++) {
     baselines.push((time(() => baselineSearch(matrix, size, queries)).ms * size) / queries)
     const run = time(() => pairCandidates(personas, { onStats: (s) => (stats = s) }))
     pairings.push(run.ms)
@@ -179,11 +181,11 @@ for (const size of sizes) {
   const baseline = median(baselines)
   const pairing = median(pairings)
   const scaled = queries < size ? ` (${queries.toLocaleString('en-US')} queries, scaled)` : ''
-  console.log(`\n${size.toLocaleString('en-US')} personas, ${repeats} rounds, medians`)
+  console.log(`\n${size.toLocaleString('en-US')} personas, ${rounds} rounds, medians`)
   console.log(`  exact top-10 search, all queries (baseline): ${ms(baseline)}${scaled}`)
-  console.log(`    each round: ${baselines.map(ms).join(', ')}`)
+  if (rounds <= 5) console.log(`    each round: ${baselines.map(ms).join(', ')}`)
   console.log(
-    `  pairCandidates (${stats?.mode}): ${ms(pairing)}; each: ${pairings.map(ms).join(', ')}`,
+    `  pairCandidates (${stats?.mode}): ${ms(pairing)}${rounds <= 5 ? `; each: ${pairings.map(ms).join(', ')}` : ''}`,
   )
   console.log(`  ratio pairing / baseline: ${(pairing / baseline).toFixed(2)}x`)
   console.log(

@@ -1,0 +1,17 @@
+// `npm run bench:dating-venue`: the three dating-venue benchmarks, one after
+// the other, each in its own process (the embedding model and usearch must
+// not share one): the whole match beat on PostgreSQL, the pairing alone with
+// approximate-vs-exact agreement, and the embedding worker pool.
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+const here = fileURLToPath(new URL('.', import.meta.url))
+let failed = false
+for (const script of ['beat-bench.ts', 'pairing-bench.ts', 'embed.ts']) {
+  process.stdout.write(`\n## ${script}\n`)
+  const run = spawnSync(process.execPath, ['--import', 'tsx', `${here}${script}`], {
+    stdio: 'inherit',
+  })
+  if (run.status !== 0) failed = true
+}
+process.exit(failed ? 1 : 0)
