@@ -38,8 +38,19 @@ const boundOf = (found: NeighbourLists, q: number) => {
   return found.scores[q * found.width + count - 1]! + found.margin
 }
 
-/** Sorts `rows[from, to)` by estimate, descending (insertion: the ranges are short). */
+/** Sorts `rows[from, to)` by estimate, descending. */
 const sortRange = (rows: Int32Array, estimates: Float32Array, from: number, to: number) => {
+  // A hub found by many rows can have a long range; most are a few entries, where insertion wins.
+  if (to - from > 48) {
+    const order = Array.from({ length: to - from }, (_, i) => from + i).sort(
+      (a, b) => estimates[b]! - estimates[a]!,
+    )
+    const sortedRows = order.map((at) => rows[at]!)
+    const sortedEstimates = order.map((at) => estimates[at]!)
+    rows.set(sortedRows, from)
+    estimates.set(sortedEstimates, from)
+    return
+  }
   for (let i = from + 1; i < to; i++) {
     const row = rows[i]!
     const estimate = estimates[i]!
