@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { fileURLToPath } from 'node:url'
-import { createTestDatabase } from '@agents/service-kit/db'
+import { testBackends } from '@agents/service-kit/db'
 import { chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -17,18 +17,12 @@ import { createAgent, createOwner, HEART } from './test-helpers.ts'
 import { startTestVenue, TEST_ADMIN_TOKEN, TEST_DATABASE_URL } from './testing.ts'
 
 const server = TEST_DATABASE_URL
-const backends: Array<{
-  name: string
-  url: () => Promise<{ url: string | undefined; drop: () => Promise<void> }>
-}> = [
-  { name: 'PGlite', url: async () => ({ url: undefined, drop: async () => {} }) },
-  ...(server ? [{ name: 'PostgreSQL', url: () => createTestDatabase(server) }] : []),
-]
+const backends = testBackends(server)
 const outputDir = fileURLToPath(new URL('../../../test-output/dating-venue', import.meta.url))
 const CONTACT_A = 'signal: alice-private-7731'
 const CONTACT_B = 'telegram: bob-private-4420'
 
-describe.each(backends)('escalation on $name', ({ name, url }) => {
+describe.each(backends)('escalation on $name', ({ name, open }) => {
   let venue: Venue
   let issuer: LocalIssuer
   let stranger: LocalIssuer
@@ -48,7 +42,7 @@ describe.each(backends)('escalation on $name', ({ name, url }) => {
   })
 
   beforeAll(async () => {
-    const database = await url()
+    const database = await open()
     drop = database.drop
     issuer = await createLocalIssuer()
     stranger = await createLocalIssuer()

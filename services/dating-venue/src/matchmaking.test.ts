@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { createServer } from 'node:http'
 import { postJson } from '@agents/service-kit'
-import { createTestDatabase } from '@agents/service-kit/db'
+import { createTestDatabase, testBackends } from '@agents/service-kit/db'
 import { createRemoteJWKSet, jwtVerify } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type FakeEmbeddings, startFakeEmbeddings } from './fake-embeddings.ts'
@@ -11,13 +11,7 @@ import { createAgent, uniqueHandle } from './test-helpers.ts'
 import { startTestVenue, TEST_ADMIN_TOKEN, TEST_DATABASE_URL } from './testing.ts'
 
 const server = TEST_DATABASE_URL
-const backends: Array<{
-  name: string
-  url: () => Promise<{ url: string | undefined; drop: () => Promise<void> }>
-}> = [
-  { name: 'PGlite', url: async () => ({ url: undefined, drop: async () => {} }) },
-  ...(server ? [{ name: 'PostgreSQL', url: () => createTestDatabase(server) }] : []),
-]
+const backends = testBackends(server)
 
 const DIM = 32
 /** A unit vector mostly along `axis`, with a little of `other`. */
@@ -27,12 +21,12 @@ const unit = (weights: Record<number, number>) => {
   return vector.map((value) => value / norm)
 }
 
-describe.each(backends)('matchmaking on $name', ({ url }) => {
+describe.each(backends)('matchmaking on $name', ({ open }) => {
   let venue: Venue
   let fake: FakeEmbeddings
   let drop: () => Promise<void>
   beforeAll(async () => {
-    const database = await url()
+    const database = await open()
     drop = database.drop
     fake = await startFakeEmbeddings({ dimension: DIM })
     venue = await startTestVenue({ databaseUrl: database.url, embeddings: fake })

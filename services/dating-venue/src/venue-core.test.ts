@@ -1,6 +1,6 @@
 import { createServer } from 'node:http'
 import { postJson } from '@agents/service-kit'
-import { createTestDatabase } from '@agents/service-kit/db'
+import { testBackends } from '@agents/service-kit/db'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Venue } from './start.ts'
@@ -8,19 +8,13 @@ import { admitPersona, createAgent, createOwner, HEART, uniqueHandle } from './t
 import { startTestVenue, TEST_ADMIN_TOKEN, TEST_DATABASE_URL } from './testing.ts'
 
 const server = TEST_DATABASE_URL
-const backends: Array<{
-  name: string
-  url: () => Promise<{ url: string | undefined; drop: () => Promise<void> }>
-}> = [
-  { name: 'PGlite', url: async () => ({ url: undefined, drop: async () => {} }) },
-  ...(server ? [{ name: 'PostgreSQL', url: () => createTestDatabase(server) }] : []),
-]
+const backends = testBackends(server)
 
-describe.each(backends)('the venue core on $name', ({ url }) => {
+describe.each(backends)('the venue core on $name', ({ open }) => {
   let venue: Venue
   let drop: () => Promise<void>
   beforeAll(async () => {
-    const database = await url()
+    const database = await open()
     drop = database.drop
     venue = await startTestVenue({ databaseUrl: database.url })
   })

@@ -1,4 +1,4 @@
-import { createTestDatabase } from '@agents/service-kit/db'
+import { testBackends } from '@agents/service-kit/db'
 import { GrantError, verifyGrant } from '@agents/swap-seller'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -9,21 +9,15 @@ const seller = privateKeyToAccount(generatePrivateKey())
 const stranger = privateKeyToAccount(generatePrivateKey())
 
 const server = TEST_DATABASE_URL
-const backends: Array<{
-  name: string
-  url: () => Promise<{ url: string | undefined; drop: () => Promise<void> }>
-}> = [
-  { name: 'PGlite', url: async () => ({ url: undefined, drop: async () => {} }) },
-  ...(server ? [{ name: 'PostgreSQL', url: () => createTestDatabase(server) }] : []),
-]
+const backends = testBackends(server)
 
-describe.each(backends)('the book on $name', ({ url }) => {
+describe.each(backends)('the book on $name', ({ open }) => {
   let rail: SwapRail
   let drop: () => Promise<void>
   let modelCount = 0
 
   beforeAll(async () => {
-    const database = await url()
+    const database = await open()
     drop = database.drop
     rail = await startTestSwapRail({ databaseUrl: database.url })
   })

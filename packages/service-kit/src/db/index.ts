@@ -5,4 +5,4 @@ export {
   openDatabase,
   type SqlClient,
 } from './open-database.ts'
-export { createTestDatabase } from './test-database.ts'
+export { createTestDatabase, type TestBackend, testBackends } from './test-database.ts'

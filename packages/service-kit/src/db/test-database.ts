@@ -24,3 +24,20 @@ export const createTestDatabase = async (serverUrl: string) => {
     },
   }
 }
+
+export type TestBackend = {
+  name: 'PGlite' | 'PostgreSQL'
+  /** A database to run against: PGlite in memory (no URL), or a fresh PostgreSQL database. */
+  open: () => Promise<{ url: string | undefined; drop: () => Promise<void> }>
+}
+
+/**
+ * The backends a service's tests run on, for `describe.each`: the embedded
+ * PGlite always, and real PostgreSQL when `serverUrl` (TEST_DATABASE_URL) is set.
+ */
+export const testBackends = (serverUrl: string | undefined): TestBackend[] => [
+  { name: 'PGlite', open: async () => ({ url: undefined, drop: async () => {} }) },
+  ...(serverUrl
+    ? [{ name: 'PostgreSQL' as const, open: () => createTestDatabase(serverUrl) }]
+    : []),
+]
