@@ -49,3 +49,26 @@ export const CommaList = z
       .map((item) => item.trim())
       .filter(Boolean),
   )
+
+/**
+ * The settings every stateful HTTP service reads the same way: listening,
+ * logging, public URL, body limit, and its database (PostgreSQL when
+ * DATABASE_URL is set, else PGlite in DATA_DIR). Spread into a service's
+ * config object.
+ */
+export const serviceConfigShape = ({ port, dataDir }: { port: number; dataDir: string }) => ({
+  NODE_ENV: z.string().optional(),
+  PORT: Port.default(port),
+  HOST: z.string().default('127.0.0.1'),
+  LOG_LEVEL: LogLevel.default('info'),
+  /** Public base URL used in documents and links; defaults to the listening address. */
+  BASE_URL: z.string().url().optional(),
+  DATABASE_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default(dataDir),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(20),
+  MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(64 * 1024),
+})

@@ -1,4 +1,11 @@
-export { CommaList, ConfigError, LogLevel, loadConfig, Port } from './config.ts'
+export {
+  CommaList,
+  ConfigError,
+  LogLevel,
+  loadConfig,
+  Port,
+  serviceConfigShape,
+} from './config.ts'
 export { type App, type AppEnv, type CreateAppParameters, createApp } from './create-app.ts'
 export { ApiError, type ErrorExtras, errorBody } from './errors.ts'
 export { type Es256Key, loadEs256Key } from './es256-key.ts'

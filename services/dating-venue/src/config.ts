@@ -1,4 +1,4 @@
-import { CommaList, LogLevel, loadConfig, Port } from '@agents/service-kit'
+import { CommaList, loadConfig, serviceConfigShape } from '@agents/service-kit'
 import { z } from 'zod'
 import { EmbeddingsConfig } from './embeddings/index.ts'
 import { GeoConfig } from './geo/index.ts'
@@ -15,19 +15,7 @@ export const VenueConfig = z
     ...EmbeddingsConfig.shape,
     ...LoginConfig.shape,
     ...IdpConfig.shape,
-    NODE_ENV: z.string().optional(),
-    PORT: Port.default(3002),
-    HOST: z.string().default('127.0.0.1'),
-    LOG_LEVEL: LogLevel.default('info'),
-    BASE_URL: z.string().url().optional(),
-    DATABASE_URL: z.string().url().optional(),
-    DATA_DIR: z.string().default('./data/dating-venue'),
-    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(20),
-    MAX_BODY_BYTES: z.coerce
-      .number()
-      .int()
-      .min(1024)
-      .default(64 * 1024),
+    ...serviceConfigShape({ port: 3002, dataDir: './data/dating-venue' }),
     /** The `<service_prefix>` of challenge nonces. */
     VENUE_SERVICE_PREFIX: z
       .string()

@@ -1,4 +1,4 @@
-import { CommaList, LogLevel, loadConfig, Port } from '@agents/service-kit'
+import { CommaList, loadConfig, serviceConfigShape } from '@agents/service-kit'
 import { z } from 'zod'
 
 const seconds = (fallback: number, max: number) =>
@@ -7,20 +7,7 @@ const seconds = (fallback: number, max: number) =>
 /** Every SWAP_* setting (payments are PAYMENTS_*, read by @agents/payments). Documented in README.md. */
 export const SwapRailConfig = z
   .object({
-    NODE_ENV: z.string().optional(),
-    PORT: Port.default(3003),
-    HOST: z.string().default('127.0.0.1'),
-    LOG_LEVEL: LogLevel.default('info'),
-    /** Public base URL: the grants' issuer and the links in documents. Defaults to the listening address. */
-    BASE_URL: z.string().url().optional(),
-    DATABASE_URL: z.string().url().optional(),
-    DATA_DIR: z.string().default('./data/swap-rail'),
-    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(20),
-    MAX_BODY_BYTES: z.coerce
-      .number()
-      .int()
-      .min(1024)
-      .default(64 * 1024),
+    ...serviceConfigShape({ port: 3003, dataDir: './data/swap-rail' }),
     SWAP_FEE_BPS: z.coerce.number().int().min(1).max(5000).default(100),
     SWAP_OFFER_TTL_SECONDS: seconds(7 * 24 * 3600, 365 * 24 * 3600),
     SWAP_INTENT_TTL_SECONDS: seconds(3600, 30 * 24 * 3600),

@@ -14,11 +14,12 @@ const modelVersion: string = createRequire(import.meta.url)(`${MODEL_PACKAGE}/pa
 export const LOCAL_MODEL_ID = `use-lite-512${MODEL_PACKAGE}@${modelVersion}`
 export const LOCAL_DIMENSION = 512
 /**
- * Texts per message to a worker. Batching amortises the graph call (1 text a
- * call ran at half the rate of 4 in the probe; 4 to 64 were within noise) and
- * small batches let one call spread over every worker. See bench/dating-venue/embed.ts.
+ * Texts per message to a worker. Batches of 4 to 16 ran about 20 % faster
+ * than one text a message; small batches also keep the end of a large call
+ * short (the last batch runs alone on one worker), so 4 scaled best on two
+ * workers. Figures: bench/dating-venue/embed.ts, bench/README.md.
  */
-export const DEFAULT_LOCAL_BATCH_SIZE = 8
+export const DEFAULT_LOCAL_BATCH_SIZE = 4
 
 export type CreateLocalEmbedderParameters = {
   /** Worker threads, each with its own copy of the model (~130 MB resident, more at peak). */
