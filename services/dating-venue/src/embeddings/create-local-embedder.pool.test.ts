@@ -3,11 +3,12 @@ import { createLocalEmbedder, type LocalEmbedder } from './create-local-embedder
 import { EmbedderUnavailableError } from './embedder.ts'
 
 // The pool's mechanics with fake-embed-worker.js, which answers at once with
-// [1, threadId, text number, 0...] (normalised) and crashes on request.
+// [1, threadId, text number, batch length, 0...] (normalised) and crashes on request.
 const fake = new URL('./fake-embed-worker.js', import.meta.url)
 const decode = (vector: Float32Array) => ({
   thread: Math.round(vector[1]! / vector[0]!),
   text: Math.round(vector[2]! / vector[0]!),
+  batch: Math.round(vector[3]! / vector[0]!),
 })
 
 const opened: LocalEmbedder[] = []
@@ -48,6 +49,29 @@ test('behavior: concurrent calls each get their own texts', async () => {
       texts(5).map((_, i) => call * 100 + i),
     )
   })
+})
+
+test('behavior: concurrent one-text calls are batched together while the worker is busy', async () => {
+  const embedder = open({ threads: 1, batchSize: 4, workerUrl: fake, workerData: { delay: 50 } })
+  await embedder.warmUp()
+  const calls = texts(6).map((text) => embedder.embed([text]))
+  const batches = (await Promise.all(calls)).map(([vector]) => decode(vector!).batch)
+  // The first finds the worker idle; the next four wait and go out together.
+  expect(batches).toEqual([1, 4, 4, 4, 4, 1])
+})
+
+test('behavior: a failed batch rejects every call in it, and only those', async () => {
+  const embedder = open({ threads: 1, batchSize: 4, workerUrl: fake, workerData: { delay: 50 } })
+  await embedder.warmUp()
+  const first = embedder.embed(['t0'])
+  // Queued while t0 runs, so they go out together as the next batch.
+  const doomed = [embedder.embed(['t1', 'fail!']), embedder.embed(['t2'])].map((call) =>
+    expect(call).rejects.toThrow(/no such luck/),
+  )
+  await first
+  const later = embedder.embed(['t3', 't4'])
+  await Promise.all(doomed)
+  expect((await later).map((vector) => decode(vector).text)).toEqual([3, 4])
 })
 
 test.each(['exit!', 'throw!'])(

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module'
 import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
-import type { EmbedTask, EmbedWorkerMessage } from './embed-task.ts'
+import type { EmbedWorkerMessage } from './embed-task.ts'
 import { type Embedder, EmbedderUnavailableError } from './embedder.ts'
 import { normalizeVector } from './normalize-vector.ts'
 
@@ -14,17 +14,17 @@ const modelVersion: string = createRequire(import.meta.url)(`${MODEL_PACKAGE}/pa
 export const LOCAL_MODEL_ID = `use-lite-512${MODEL_PACKAGE}@${modelVersion}`
 export const LOCAL_DIMENSION = 512
 /**
- * Texts per message to a worker. Batches of 4 to 16 ran about 20 % faster
- * than one text a message; small batches also keep the end of a large call
- * short (the last batch runs alone on one worker), so 4 scaled best on two
- * workers. Figures: bench/dating-venue/embed.ts, bench/README.md.
+ * Most texts per message to a worker. Batches of 4 to 16 ran about 20 % faster
+ * than one text a message, and 4 was the fastest of 1, 4, 8 and 16 on two
+ * workers: a small batch keeps the end of a large call short (its last batch
+ * runs alone on one worker). Figures: bench/dating-venue/embed.ts.
  */
 export const DEFAULT_LOCAL_BATCH_SIZE = 4
 
 export type CreateLocalEmbedderParameters = {
-  /** Worker threads, each with its own copy of the model (~130 MB resident, more at peak). */
+  /** Worker threads, each with its own copy of the model (about 140 MB resident after load). */
   threads?: number
-  /** Most texts per batch; a call's texts are split into at most `threads` batches when fewer. */
+  /** Most texts a worker takes at once, from one call or several; fewer when the queue is short, to use every worker. */
   batchSize?: number
   /**
    * Longest a worker may take to load the model or to answer one batch; past
@@ -44,15 +44,20 @@ export type LocalEmbedder = Embedder & {
   warmUp(): Promise<void>
 }
 
-type Pending = {
-  task: EmbedTask
-  resolve: (vectors: Float32Array) => void
+/** One `embed` call: its vectors fill in as batches come back, from any worker. */
+type Call = {
+  vectors: Float32Array[]
+  remaining: number
+  settled: boolean
+  resolve: (vectors: Float32Array[]) => void
   reject: (error: Error) => void
 }
+/** A text waiting for a worker, and where its vector goes. */
+type Item = { text: string; call: Call; index: number }
 type Slot = {
   worker: Worker
   ready: boolean
-  task?: Pending
+  batch?: { id: number; items: Item[] }
   started: Promise<void>
   /** Load or batch deadline. */
   timer?: NodeJS.Timeout
@@ -68,8 +73,9 @@ const unavailable = (message: string, cause?: unknown) =>
  * pool of worker threads, one per core by default. The TFJS wasm backend runs
  * single-threaded under Node, so one worker uses one core and the pool scales
  * by workers. Workers start on the first `embed` (or `warmUp`), load the model
- * once, and take batches first come, first served. A worker that dies rejects
- * its batch and is replaced; one that fails to load rejects the queue.
+ * once, and take texts first come, first served, up to `batchSize` at a time
+ * from one or several calls. A worker that dies rejects the calls in its batch
+ * and is replaced; one that fails to load rejects the queue.
  *
  * @example
  * const embedder = createLocalEmbedder({ threads: 2 })
@@ -86,9 +92,21 @@ export const createLocalEmbedder = ({
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError('batchSize must be >= 1')
   if (!(timeoutMs > 0)) throw new RangeError('timeoutMs must be > 0')
   const slots = new Set<Slot>()
-  const queue: Pending[] = []
+  // Texts, not calls, queue: a worker takes up to `batchSize` of them from
+  // however many calls, so concurrent one-text admissions still run batched.
+  const queue: Item[] = []
   let nextId = 0
   let closed = false
+
+  const settleFailure = (call: Call, error: Error) => {
+    if (call.settled) return
+    call.settled = true
+    call.reject(error)
+  }
+  const failBatch = (slot: Slot, error: Error) => {
+    for (const item of slot.batch?.items ?? []) settleFailure(item.call, error)
+    slot.batch = undefined
+  }
 
   const arm = (slot: Slot, what: string) => {
     clearTimeout(slot.timer)
@@ -99,19 +117,48 @@ export const createLocalEmbedder = ({
     slot.timer.unref()
   }
 
+  const take = (count: number) => {
+    const items: Item[] = []
+    while (items.length < count && queue.length > 0) {
+      const item = queue.shift()!
+      if (!item.call.settled) items.push(item) // a failed call's other texts are dropped
+    }
+    return items
+  }
+
   const dispatch = () => {
-    for (const slot of slots) {
-      if (!slot.ready || slot.task) continue
-      slot.task = queue.shift()
-      if (slot.task) {
-        slot.worker.ref()
-        slot.worker.postMessage(slot.task.task)
-        arm(slot, 'on a batch')
-      } else {
+    const idle = [...slots].filter((slot) => slot.ready && !slot.batch)
+    idle.forEach((slot, position) => {
+      // Share the queue among the idle workers: a lone call of 10 texts goes
+      // out as one batch per worker rather than as one batch for one worker.
+      const share = Math.ceil(queue.length / (idle.length - position))
+      const items = take(Math.min(batchSize, share))
+      if (items.length === 0) {
         // An idle pool does not keep the process alive (a forgotten close()
         // would otherwise hang a script); a busy or starting worker does.
         slot.worker.unref()
+        return
       }
+      slot.batch = { id: nextId++, items }
+      slot.worker.ref()
+      slot.worker.postMessage({ id: slot.batch.id, texts: items.map((item) => item.text) })
+      arm(slot, 'on a batch')
+    })
+  }
+
+  const deliver = (items: Item[], values: Float32Array) => {
+    for (const [row, { call, index }] of items.entries()) {
+      if (call.settled) continue
+      const offset = row * LOCAL_DIMENSION
+      try {
+        call.vectors[index] = normalizeVector(values.subarray(offset, offset + LOCAL_DIMENSION))
+      } catch (error) {
+        settleFailure(call, error as Error)
+        continue
+      }
+      if (--call.remaining > 0) continue
+      call.settled = true
+      call.resolve(call.vectors)
     }
   }
 
@@ -119,7 +166,7 @@ export const createLocalEmbedder = ({
     if (!slots.delete(slot)) return
     clearTimeout(slot.timer)
     void slot.worker.terminate()
-    slot.task?.reject(error)
+    failBatch(slot, error)
     if (closed) return
     if (slot.ready) {
       // It had loaded the model, so the crash is this batch's, not the pool's.
@@ -129,7 +176,7 @@ export const createLocalEmbedder = ({
     // Loading failed: the next worker would most likely fail the same way, so
     // unless another worker is up, the queued calls learn it now.
     if (![...slots].some((other) => other.ready)) {
-      for (const pending of queue.splice(0)) pending.reject(error)
+      for (const item of queue.splice(0)) settleFailure(item.call, error)
     }
   }
 
@@ -157,16 +204,16 @@ export const createLocalEmbedder = ({
         markStarted()
         return dispatch()
       }
-      const pending = slot.task
-      slot.task = undefined
       clearTimeout(slot.timer)
-      if (pending?.task.id === message.id) {
+      const batch = slot.batch
+      if (batch?.id === message.id) {
         if (message.type === 'failed')
-          pending.reject(unavailable(`embedding worker failed: ${message.message}`))
-        else if (message.vectors.length !== pending.task.texts.length * LOCAL_DIMENSION)
-          pending.reject(unavailable('embedding worker answered the wrong number of values'))
-        else pending.resolve(message.vectors)
+          failBatch(slot, unavailable(`embedding worker failed: ${message.message}`))
+        else if (message.vectors.length !== batch.items.length * LOCAL_DIMENSION)
+          failBatch(slot, unavailable('embedding worker answered the wrong number of values'))
+        else deliver(batch.items, message.vectors)
       }
+      slot.batch = undefined
       dispatch()
     })
     const onDeath = (error: Error) => {
@@ -180,12 +227,6 @@ export const createLocalEmbedder = ({
   const spawnMissing = () => {
     while (slots.size < threads) spawn()
   }
-
-  const runBatch = (texts: string[]) =>
-    new Promise<Float32Array>((resolve, reject) => {
-      queue.push({ task: { id: nextId++, texts }, resolve, reject })
-      dispatch()
-    })
 
   return {
     modelId: LOCAL_MODEL_ID,
@@ -201,28 +242,27 @@ export const createLocalEmbedder = ({
       if (closed) throw unavailable('embedder is closed')
       if (texts.length === 0) return []
       spawnMissing()
-      // A call smaller than threads × batchSize is cut into one batch per
-      // worker, so a single admission of 10 texts still uses every core.
-      const size = Math.min(batchSize, Math.ceil(texts.length / threads))
-      const batches: Promise<Float32Array>[] = []
-      for (let start = 0; start < texts.length; start += size)
-        batches.push(runBatch(texts.slice(start, start + size)))
-      const vectors: Float32Array[] = []
-      for (const flat of await Promise.all(batches)) {
-        for (let offset = 0; offset < flat.length; offset += LOCAL_DIMENSION)
-          vectors.push(normalizeVector(flat.subarray(offset, offset + LOCAL_DIMENSION)))
-      }
-      return vectors
+      return new Promise<Float32Array[]>((resolve, reject) => {
+        const call: Call = {
+          vectors: new Array(texts.length),
+          remaining: texts.length,
+          settled: false,
+          resolve,
+          reject,
+        }
+        for (const [index, text] of texts.entries()) queue.push({ text, call, index })
+        dispatch()
+      })
     },
     close: async () => {
       closed = true
       const error = unavailable('embedder is closed')
-      for (const pending of queue.splice(0)) pending.reject(error)
+      for (const item of queue.splice(0)) settleFailure(item.call, error)
       const stopping = [...slots]
       slots.clear()
       for (const slot of stopping) {
         clearTimeout(slot.timer)
-        slot.task?.reject(error)
+        failBatch(slot, error)
       }
       await Promise.all(stopping.map((slot) => slot.worker.terminate()))
     },

@@ -20,12 +20,14 @@ const answer = ({ id, texts }) => {
   if (texts.includes('throw!')) throw new Error('worker blew up')
   if (texts.includes('fail!')) return post({ type: 'failed', id, message: 'no such luck' })
   if (texts.includes('hang!')) return
-  // [1, thread, text number, 0, ...]: normalising keeps the ratios to index 0.
+  // [1, thread, text number, batch length, 0, ...]: normalising keeps the
+  // ratios to index 0.
   const vectors = new Float32Array(texts.length * dimension)
   texts.forEach((text, row) => {
     vectors[row * dimension] = 1
     vectors[row * dimension + 1] = threadId
     vectors[row * dimension + 2] = Number(text.replace(/\D/g, '') || 0)
+    vectors[row * dimension + 3] = texts.length
   })
   post({ type: 'done', id, vectors })
 }
