@@ -18,14 +18,14 @@ export type PaymentSettings = {
   production: boolean
   /** Set by the devnet: payments settle on a local chain. */
   devnet?: boolean
-  x402?: { rails: readonly X402Rail[]; facilitatorUrl?: string }
+  x402?: { rails: readonly X402Rail[]; facilitatorUrl?: string; baseRpcUrl?: string }
   mpp?: { chainId: number; secretKey?: string }
 }
 
 /**
  * Refuses, at start-up, settings that would take fake money for real goods:
  * in production no devnet, no test networks, a facilitator over public
- * https, and an MPP secret. Reports every problem at once.
+ * https, a Base RPC for reconciliation, and an MPP secret. Reports every problem at once.
  */
 export const checkPaymentSettings = ({ production, devnet, x402, mpp }: PaymentSettings): void => {
   if (!production) return
@@ -37,6 +37,9 @@ export const checkPaymentSettings = ({ production, devnet, x402, mpp }: PaymentS
       if (TEST_NETWORKS.has(rail.network))
         problems.push(`x402 network ${rail.network} is a test network`)
     }
+    // Without the chain, a lost settle answer could never be resolved.
+    if (x402.rails.some((rail) => rail.network === 'eip155:8453') && !x402.baseRpcUrl)
+      problems.push('x402 on Base needs PAYMENTS_BASE_RPC_URL to reconcile lost settle answers')
     if (!x402.facilitatorUrl) problems.push('x402 needs a facilitator URL')
     else {
       try {

@@ -15,7 +15,13 @@ export type FacilitatorSettle = {
   payer?: string
 }
 
-type CallResult<value> = { ok: true; value: value } | { ok: false; detail: string }
+/**
+ * `reached: false` only when the request provably never arrived (the
+ * connection was refused): then nothing can have been settled.
+ */
+type CallResult<value> =
+  | { ok: true; value: value }
+  | { ok: false; detail: string; reached: boolean }
 
 const call = async <value>(
   { url, headers = {}, timeoutMs = 10_000 }: FacilitatorSettings,
@@ -36,18 +42,27 @@ const call = async <value>(
     try {
       parsed = JSON.parse(text)
     } catch {
-      return { ok: false, detail: `facilitator ${path} answered ${response.status} without JSON` }
+      return {
+        ok: false,
+        detail: `facilitator ${path} answered ${response.status} without JSON`,
+        reached: true,
+      }
     }
     // A facilitator answers 400 with a verdict for invalid payloads; anything
     // else that is not 2xx is the facilitator failing, not the payment.
     if (!response.ok && response.status !== 400) {
-      return { ok: false, detail: `facilitator ${path} answered ${response.status}` }
+      return { ok: false, detail: `facilitator ${path} answered ${response.status}`, reached: true }
     }
     if (typeof parsed !== 'object' || parsed === null)
-      return { ok: false, detail: `facilitator ${path} answered no object` }
+      return { ok: false, detail: `facilitator ${path} answered no object`, reached: true }
     return { ok: true, value: parsed as value }
   } catch (error) {
-    return { ok: false, detail: `facilitator ${path} unreachable: ${(error as Error).name}` }
+    const code = ((error as Error).cause as { code?: string } | undefined)?.code
+    return {
+      ok: false,
+      detail: `facilitator ${path} unreachable: ${code ?? (error as Error).name}`,
+      reached: code !== 'ECONNREFUSED',
+    }
   }
 }
 

@@ -1,11 +1,17 @@
 export {
-  type ChargeParameters,
-  type ChargeResult,
+  type ChainAnswer,
+  createSettlementReader,
+  type MppProof,
+  type PaymentProof,
+  type SettlementReader,
+  type X402Proof,
+} from './chain/settlement-reader.ts'
+export {
+  type ChallengeParameters,
   carriesPayment,
-  charge,
-  type MppAdapter,
-  type PaymentsDeps,
-} from './charge.ts'
+  type PaymentChallenge,
+  paymentChallenge,
+} from './challenge.ts'
 export { checkPaymentSettings, type PaymentSettings } from './check-settings.ts'
 export { PaymentReason, PaymentsConfigError } from './errors.ts'
 export {
@@ -24,11 +30,37 @@ export {
   X_PAYMENT_HEADER,
   X_PAYMENT_RESPONSE_HEADER,
 } from './headers.ts'
-export { createMppAdapter, type MppSettings } from './mpp/create-mpp-adapter.ts'
-export { type PaidOptions, type PayerVariables, paid } from './paid.ts'
+export { type PaymentsHealth, paymentsHealth } from './health.ts'
+export {
+  createPaymentLedger,
+  type LedgerDatabase,
+  type LedgerEntry,
+  type LedgerTx,
+  type PaymentLedger,
+} from './ledger/ledger.ts'
+export {
+  LEDGER_STATES,
+  type LedgerRow,
+  type LedgerState,
+  paymentLedger,
+} from './ledger/ledger-table.ts'
+export {
+  createMppAdapter,
+  type MppAdapter,
+  type MppAttempt,
+  type MppSettings,
+} from './mpp/create-mpp-adapter.ts'
 export { PaymentsEnv, paymentsFromEnv } from './payments-from-env.ts'
-export { createMemoryReceiptStore, type ReceiptStore } from './receipt-store.ts'
-export { createSqlReceiptStore, receiptTableSql, type SqlQueryable } from './sql-receipt-store.ts'
+export { type ReconcileResult, reconcilePayments, startReconciler } from './reconcile.ts'
+export {
+  type AnyProduct,
+  type PaymentsDeps,
+  type PaymentsLogger,
+  type Product,
+  receiptHeader,
+  type SellParameters,
+  sellOnce,
+} from './sell-once.ts'
 export type { Network, PaymentReceipt, Price, Resource, X402Rail } from './types.ts'
 export {
   buildRequirementsV1,

@@ -1,11 +1,12 @@
 import { type Chain, createClient, http, isAddress } from 'viem'
 import { tempo } from 'viem/chains'
 import { z } from 'zod'
-import type { PaymentsDeps } from './charge.ts'
+import { createSettlementReader } from './chain/settlement-reader.ts'
 import { checkPaymentSettings } from './check-settings.ts'
 import { PaymentsConfigError } from './errors.ts'
+import { createPaymentLedger, type LedgerDatabase } from './ledger/ledger.ts'
 import { createMppAdapter } from './mpp/create-mpp-adapter.ts'
-import type { ReceiptStore } from './receipt-store.ts'
+import type { PaymentsDeps, PaymentsLogger } from './sell-once.ts'
 import type { X402Rail } from './types.ts'
 
 const EvmAddress = z
@@ -31,6 +32,10 @@ export const PaymentsEnv = z.object({
     })
     .optional(),
   PAYMENTS_FACILITATOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** Base JSON-RPC, read-only: resolves settlements whose facilitator answer was lost. */
+  PAYMENTS_BASE_RPC_URL: z.string().url().optional(),
+  /** How often the reconciler looks at unresolved payments. */
+  PAYMENTS_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
   PAYMENTS_PAY_TO: EvmAddress.optional(),
   PAYMENTS_BASE_USDC: EvmAddress.default('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'),
   PAYMENTS_SOLANA_PAY_TO: z
@@ -59,8 +64,8 @@ const SOLANA_MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
  */
 export const paymentsFromEnv = (
   env: Record<string, string | undefined>,
-  { store }: { store: ReceiptStore },
-): PaymentsDeps => {
+  { db, logger }: { db: LedgerDatabase; logger?: PaymentsLogger },
+): PaymentsDeps & { reconcileIntervalMs: number } => {
   const parsed = PaymentsEnv.safeParse(
     Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')),
   )
@@ -105,7 +110,11 @@ export const paymentsFromEnv = (
   checkPaymentSettings({
     production,
     devnet: settings.PAYMENTS_DEVNET === '1',
-    x402: { rails, facilitatorUrl: settings.PAYMENTS_FACILITATOR_URL },
+    x402: {
+      rails,
+      facilitatorUrl: settings.PAYMENTS_FACILITATOR_URL,
+      baseRpcUrl: settings.PAYMENTS_BASE_RPC_URL,
+    },
     ...(mppWanted
       ? {
           mpp: {
@@ -116,18 +125,29 @@ export const paymentsFromEnv = (
       : {}),
   })
 
-  const deps: PaymentsDeps = {
+  const timeoutMs = settings.PAYMENTS_FACILITATOR_TIMEOUT_MS
+  const deps: PaymentsDeps & { reconcileIntervalMs: number } = {
     x402: {
       rails,
       facilitator: {
         url: settings.PAYMENTS_FACILITATOR_URL!,
-        timeoutMs: settings.PAYMENTS_FACILITATOR_TIMEOUT_MS,
+        timeoutMs,
         ...(settings.PAYMENTS_FACILITATOR_HEADERS
           ? { headers: settings.PAYMENTS_FACILITATOR_HEADERS }
           : {}),
       },
     },
-    store,
+    ledger: createPaymentLedger(db),
+    chain: createSettlementReader({
+      baseRpcUrl: settings.PAYMENTS_BASE_RPC_URL,
+      tempo: settings.PAYMENTS_TEMPO_RPC_URL
+        ? { rpcUrl: settings.PAYMENTS_TEMPO_RPC_URL, chainId: settings.PAYMENTS_TEMPO_CHAIN_ID }
+        : undefined,
+    }),
+    // A request holds its payment through verify and settle (one facilitator timeout each).
+    leaseSeconds: Math.ceil((2 * timeoutMs) / 1000) + 5,
+    reconcileIntervalMs: settings.PAYMENTS_RECONCILE_INTERVAL_MS,
+    ...(logger ? { logger } : {}),
   }
   if (mppWanted) {
     const chain: Chain = {
@@ -140,17 +160,14 @@ export const paymentsFromEnv = (
       transport: http(settings.PAYMENTS_TEMPO_RPC_URL),
       pollingInterval: 250,
     })
-    deps.mpp = createMppAdapter(
-      {
-        secretKey: settings.PAYMENTS_MPP_SECRET!,
-        realm: settings.PAYMENTS_MPP_REALM,
-        chainId: settings.PAYMENTS_TEMPO_CHAIN_ID,
-        currency: settings.PAYMENTS_TEMPO_CURRENCY as `0x${string}`,
-        recipient: (settings.PAYMENTS_MPP_RECIPIENT ?? settings.PAYMENTS_PAY_TO) as `0x${string}`,
-        getClient: () => client,
-      },
-      { store },
-    )
+    deps.mpp = createMppAdapter({
+      secretKey: settings.PAYMENTS_MPP_SECRET!,
+      realm: settings.PAYMENTS_MPP_REALM,
+      chainId: settings.PAYMENTS_TEMPO_CHAIN_ID,
+      currency: settings.PAYMENTS_TEMPO_CURRENCY as `0x${string}`,
+      recipient: (settings.PAYMENTS_MPP_RECIPIENT ?? settings.PAYMENTS_PAY_TO) as `0x${string}`,
+      getClient: () => client,
+    })
   }
   return deps
 }

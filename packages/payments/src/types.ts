@@ -37,8 +37,10 @@ export type PaymentReceipt = {
   network: string
   payer: string
   amount: string
-  /** On-chain transaction hash (x402 settle, MPP push). */
+  /** On-chain transaction hash (x402 settle, MPP push); '' if a recovered settlement's log was not found. */
   transaction: string
   /** The reference that may not be used again. */
   reference: string
+  /** The rail's receipt header as first sent (MPP's `Payment-Receipt`), so a retry gets the same. */
+  header?: [string, string]
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createSqlReceiptStore, paymentsFromEnv } from '@agents/payments'
+import { paymentsFromEnv, type ReconcileResult, startReconciler } from '@agents/payments'
 import { createLogger, type Logger, type RunningServer, serve } from '@agents/service-kit'
 import { buildApp, SERVICE_NAME } from './app.ts'
 import type { VenueConfig } from './config.ts'
@@ -17,13 +17,21 @@ import {
   toLoginVerifierConfig,
   verifyWebhook,
 } from './identity/index.ts'
+import { heartFilePayment } from './intake/heart-file.ts'
 import { createSealer } from './intake/seal.ts'
 import { runBeat, scheduledCycleId } from './matchmaking/beat.ts'
 import { createVenueSigner } from './notify/venue-signer.ts'
 import { createSafetyCheck } from './safety/index.ts'
 import { createVenueSettings } from './settings/settings.ts'
 
-export type Venue = RunningServer & { deps: VenueDeps }
+export type Venue = RunningServer & {
+  deps: VenueDeps
+  /** One pass of the payment reconciler now (it also runs at start and on a timer). */
+  reconcileNow: () => Promise<ReconcileResult | undefined>
+}
+
+// One replica at a time reconciles the payment ledger (the swap rail's lock number differs).
+const RECONCILE_LOCK = 7_246_104
 
 /**
  * The contactRef key: configured (required in production), else one kept
@@ -54,6 +62,7 @@ export const startVenue = async (
     dataDir: config.DATA_DIR,
     poolMax: config.DATABASE_POOL_MAX,
   })
+  const payments = paymentsFromEnv(env, { db: database.db, logger })
   let baseUrl = config.BASE_URL ?? `http://${config.HOST}:${config.PORT}`
   const verifyLogin = createLoginVerifier(toLoginVerifierConfig(config))
   const webhookSecret = config.IDP_WEBHOOK_SECRET
@@ -61,7 +70,7 @@ export const startVenue = async (
     database,
     logger,
     baseUrl: () => baseUrl,
-    payments: paymentsFromEnv(env, { store: createSqlReceiptStore(database.client) }),
+    payments,
     sealer: createSealer(contactKey(config, logger)),
     safety: createSafetyCheck({
       ...(config.MODERATION_URL
@@ -133,6 +142,10 @@ export const startVenue = async (
         .values({ kind: 'geo_denied', detail: { country: country ?? null } })
     }),
   )
+  const reconciler = startReconciler(payments, [heartFilePayment(deps)], {
+    intervalMs: payments.reconcileIntervalMs,
+    exclusive: (work) => database.withLock(RECONCILE_LOCK, work),
+  })
   const interval = config.VENUE_BEAT_INTERVAL_MS
   const timer =
     interval > 0
@@ -153,11 +166,12 @@ export const startVenue = async (
     handleSignals,
     onClose: async () => {
       clearInterval(timer)
+      await reconciler.stop()
       await deps.embedder.close()
       await database.close()
     },
   })
   if (!config.BASE_URL) baseUrl = server.url
   logger.info({ url: server.url, database: database.kind }, 'venue listening')
-  return { ...server, deps }
+  return { ...server, deps, reconcileNow: reconciler.runNow }
 }

@@ -1,3 +1,4 @@
+import { paymentsHealth } from '@agents/payments'
 import { type App, createApp, mountMcp } from '@agents/service-kit'
 import type { SwapDeps } from './deps.ts'
 import { registerDiscoveryRoutes } from './discovery/discovery-routes.ts'
@@ -21,10 +22,18 @@ export const buildApp = (deps: SwapDeps, { maxBodyBytes }: { maxBodyBytes?: numb
     health: async (c) => {
       try {
         await deps.database.probe()
-        return c.json({ status: 'ok', service: SERVICE_NAME, version: API_VERSION, database: 'ok' })
       } catch {
         return c.json({ status: 'degraded', service: SERVICE_NAME, database: 'unavailable' }, 503)
       }
+      // The facilitator and the chains degrade the service, they do not take it down.
+      const payments = await paymentsHealth(deps.payments)
+      return c.json({
+        status: payments.status,
+        service: SERVICE_NAME,
+        version: API_VERSION,
+        database: 'ok',
+        payments,
+      })
     },
   })
   registerOfferRoutes(app, deps)

@@ -132,12 +132,12 @@ describe.each(backends)('the book on $name', ({ open }) => {
     })
   })
 
-  it('a match being paid (live lease) is not expired by the sweep', async () => {
+  it('a match held for a payment in flight is not expired by the sweep', async () => {
     const model = freshModel()
     await offer(model, 1, '1')
     const match = (await intent(model, 1, '1')).json.match
     await sql(
-      `UPDATE swap_matches SET pay_by = now() - interval '1 second', settling_until = now() + interval '60 seconds' WHERE id = $1`,
+      `UPDATE swap_matches SET pay_by = now() - interval '1 second', settling_reference = 'x402:held-by-a-payment-in-flight' WHERE id = $1`,
       [match.id],
     )
     await rail.sweepNow()

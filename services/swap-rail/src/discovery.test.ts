@@ -40,7 +40,7 @@ describe('discovery', () => {
     })
     expect(response.headers.get('www-authenticate')).toBeNull()
     const { rows } = await rail.deps.database.client.query(
-      'SELECT (SELECT count(*) FROM swap_offers)::int + (SELECT count(*) FROM payment_receipts)::int AS n',
+      'SELECT (SELECT count(*) FROM swap_offers)::int + (SELECT count(*) FROM payment_ledger)::int AS n',
     )
     expect(rows[0]).toEqual({ n: 0 })
   })

@@ -1,4 +1,4 @@
-import { createSqlReceiptStore, paymentsFromEnv } from '@agents/payments'
+import { paymentsFromEnv, type ReconcileResult, startReconciler } from '@agents/payments'
 import { ConfigError, createLogger, type RunningServer, serve } from '@agents/service-kit'
 import { type Address, getAddress, isAddress } from 'viem'
 import { buildApp, SERVICE_NAME } from './app.ts'
@@ -6,9 +6,18 @@ import type { SwapRailConfig } from './config.ts'
 import { openSwapDatabase } from './db/open.ts'
 import type { SwapDeps } from './deps.ts'
 import { createGrantSigner } from './grants/grant-signer.ts'
+import { matchPayment } from './matches/matches.ts'
 import { sweep } from './sweep/sweep.ts'
 
-export type SwapRail = RunningServer & { deps: SwapDeps; sweepNow: () => ReturnType<typeof sweep> }
+export type SwapRail = RunningServer & {
+  deps: SwapDeps
+  sweepNow: () => ReturnType<typeof sweep>
+  /** One pass of the payment reconciler now (it also runs at start and on a timer). */
+  reconcileNow: () => Promise<ReconcileResult | undefined>
+}
+
+// One replica at a time reconciles the payment ledger.
+const RECONCILE_LOCK = 7_246_004
 
 /**
  * The hub's fee recipient is PAYMENTS_PAY_TO: the second recipient of every
@@ -41,6 +50,7 @@ export const startSwapRail = async (
     dataDir: config.DATA_DIR,
     poolMax: config.DATABASE_POOL_MAX,
   })
+  const payments = paymentsFromEnv(env, { db: database.db, logger })
   let baseUrl = config.BASE_URL ?? `http://${config.HOST}:${config.PORT}`
   const grants = await createGrantSigner({
     signingKey: config.SWAP_GRANT_SIGNING_KEY,
@@ -63,12 +73,16 @@ export const startSwapRail = async (
     limits: { maxMtok: config.SWAP_MAX_MTOK, maxPriceUsd: config.SWAP_MAX_PRICE_USD },
     devEndpointHosts: config.SWAP_DEV_ENDPOINT_HOSTS,
     grants,
-    payments: paymentsFromEnv(env, { store: createSqlReceiptStore(database.client) }),
+    payments,
     sample: {
       amount: config.SWAP_SAMPLE_AMOUNT,
       seller: getAddress(config.SWAP_SAMPLE_SELLER ?? feeRecipient),
     },
   }
+  const reconciler = startReconciler(payments, [matchPayment(deps)], {
+    intervalMs: payments.reconcileIntervalMs,
+    exclusive: (work) => database.withLock(RECONCILE_LOCK, work),
+  })
   const sweepNow = () => sweep(database, deps.windows)
   const timer = setInterval(() => {
     sweepNow().then(
@@ -87,10 +101,11 @@ export const startSwapRail = async (
     handleSignals,
     onClose: async () => {
       clearInterval(timer)
+      await reconciler.stop()
       await database.close()
     },
   })
   if (!config.BASE_URL) baseUrl = server.url
   logger.info({ url: server.url, database: database.kind, feeRecipient }, 'swap rail listening')
-  return { ...server, deps, sweepNow }
+  return { ...server, deps, sweepNow, reconcileNow: reconciler.runNow }
 }

@@ -1,10 +1,10 @@
 import { Credential, Receipt } from 'mppx'
 import { Mppx, tempo } from 'mppx/server'
-import { type Client, formatUnits } from 'viem'
-import type { MppAdapter } from '../charge.ts'
+import { type Address, type Client, formatUnits, type Hex, keccak256 } from 'viem'
+import type { MppProof } from '../chain/settlement-reader.ts'
 import { PaymentReason } from '../errors.ts'
 import { PAYMENT_RECEIPT_HEADER, WWW_AUTHENTICATE_HEADER } from '../headers.ts'
-import type { ReceiptStore } from '../receipt-store.ts'
+import type { SettleOutcome } from '../settle-outcome.ts'
 import type { Price, Resource } from '../types.ts'
 
 export type MppSettings = {
@@ -26,18 +26,38 @@ export type MppSettings = {
   modes?: Array<'push' | 'pull'>
 }
 
+/** An MPP credential read without any network call: its reference and what the chain is asked. */
+export type MppAttempt = {
+  rail: 'mpp'
+  reference: string
+  payer: string
+  network: string
+  payTo: string
+  proof: MppProof
+}
+
+/** MPP behind an interface: `createMppAdapter` implements it with mppx. */
+export type MppAdapter = {
+  /** The `WWW-Authenticate: Payment ...` value for this price. */
+  challenge: (request: Request, price: Price, resource: Resource) => Promise<string>
+  read: (
+    request: Request,
+    price: Price,
+  ) => { ok: true; attempt: MppAttempt } | { ok: false; reason: PaymentReason; detail: string }
+  /** Verifies the credential through mppx (push: reads the payer's transaction on-chain). */
+  settle: (request: Request, price: Price, resource: Resource) => Promise<SettleOutcome>
+}
+
 const USDC_DECIMALS = 6
 
 /**
  * MPP Tempo charges through mppx, push mode (the client broadcasts and sends
- * the hash). mppx checks amount, currency, recipient and splits on-chain and
- * keeps its own replay set per process; our receipt store makes the
- * transaction fulfil at most one request across every replica.
+ * the hash). mppx checks amount, currency, recipient, splits and the
+ * challenge on-chain and keeps its own replay set per process; the payment
+ * ledger makes the transaction fulfil at most one request across every
+ * replica, and answers a retry without asking mppx again.
  */
-export const createMppAdapter = (
-  settings: MppSettings,
-  { store }: { store: ReceiptStore },
-): MppAdapter => {
+export const createMppAdapter = (settings: MppSettings): MppAdapter => {
   const mppx = Mppx.create({
     methods: [
       tempo.charge({
@@ -83,10 +103,10 @@ export const createMppAdapter = (
       if (!value) throw new Error('mppx issued no challenge')
       return value
     },
-    verify: async (request, price, resource) => {
-      let result: MppxResult
+    read: (request, price) => {
+      let credential: ReturnType<typeof Credential.deserialize>
       try {
-        result = await run(request, price, resource)
+        credential = Credential.deserialize(request.headers.get('authorization') ?? '')
       } catch (error) {
         return {
           ok: false,
@@ -94,39 +114,77 @@ export const createMppAdapter = (
           detail: `credential rejected: ${(error as Error).message}`,
         }
       }
+      const payload = credential.payload as { type?: string; hash?: string; signature?: string }
+      // Push names the payer's transaction; pull carries it signed (its hash before broadcast).
+      const hash =
+        payload.type === 'hash' && /^0x[0-9a-fA-F]{64}$/.test(payload.hash ?? '')
+          ? (payload.hash as Hex)
+          : payload.type === 'transaction' && /^0x[0-9a-fA-F]+$/.test(payload.signature ?? '')
+            ? keccak256(payload.signature as Hex)
+            : undefined
+      if (!hash)
+        return {
+          ok: false,
+          reason: PaymentReason.mppRejected,
+          detail: 'credential names no transaction',
+        }
+      const splitTotal = (price.splits ?? []).reduce((sum, split) => sum + split.amount, 0n)
+      return {
+        ok: true,
+        attempt: {
+          rail: 'mpp',
+          reference: `mpp:${settings.chainId}:${hash.toLowerCase()}`,
+          payer: /0x[0-9a-fA-F]{40}$/.exec(credential.source ?? '')?.[0] ?? '',
+          network: `eip155:${settings.chainId}`,
+          payTo: settings.recipient,
+          proof: {
+            rail: 'mpp',
+            chainId: settings.chainId,
+            hash,
+            currency: settings.currency,
+            transfers: [
+              { to: settings.recipient, amount: (price.amount - splitTotal).toString() },
+              ...(price.splits ?? []).map((split) => ({
+                to: split.recipient as Address,
+                amount: split.amount.toString(),
+              })),
+            ],
+          },
+        },
+      }
+    },
+    settle: async (request, price, resource) => {
+      let result: MppxResult
+      try {
+        result = await run(request, price, resource)
+      } catch (error) {
+        // mppx could not finish (the chain did not answer): the transaction may well be there.
+        return { kind: 'unknown', detail: `mppx failed: ${(error as Error).message}` }
+      }
       if (result.status === 402) {
         const problem = (await result.challenge.json().catch(() => ({}))) as {
+          type?: string
           detail?: string
           title?: string
         }
+        // mppx turns a failed chain read into an internal error: the transaction may well be there.
+        if (problem.type?.endsWith('/internal-payment-error'))
+          return { kind: 'unknown', detail: 'mppx could not read the transaction' }
         return {
-          ok: false,
+          kind: 'refused',
           reason: PaymentReason.mppRejected,
           detail: problem.detail ?? problem.title ?? 'credential rejected',
         }
       }
       const header = result.withReceipt(new Response(null)).headers.get(PAYMENT_RECEIPT_HEADER)
-      if (!header)
-        return { ok: false, reason: PaymentReason.mppRejected, detail: 'no receipt from mppx' }
+      if (!header) return { kind: 'unknown', detail: 'no receipt from mppx' }
       const receipt = Receipt.deserialize(header)
-      const reference = `mpp:${settings.chainId}:${receipt.reference.toLowerCase()}`
-      if (!(await store.claim(reference))) {
-        return {
-          ok: false,
-          reason: PaymentReason.alreadyUsed,
-          detail: 'this payment was already used',
-        }
-      }
-      const paid = {
-        rail: 'mpp' as const,
-        network: `eip155:${settings.chainId}`,
-        payer: payerOf(request.headers.get('authorization')!),
-        amount: price.amount.toString(),
+      return {
+        kind: 'settled',
         transaction: receipt.reference,
-        reference,
+        payer: '',
+        header: [PAYMENT_RECEIPT_HEADER, header],
       }
-      await store.complete(reference, paid)
-      return { ok: true, receipt: paid, headers: { [PAYMENT_RECEIPT_HEADER]: header } }
     },
   }
 }
@@ -134,13 +192,3 @@ export const createMppAdapter = (
 type MppxResult =
   | { status: 402; challenge: Response }
   | { status: 200; withReceipt: (response: Response) => Response }
-
-/** The payer named by the credential's `source` (`did:pkh:eip155:<chain>:<address>`), if any. */
-const payerOf = (authorization: string) => {
-  try {
-    const source = Credential.deserialize(authorization).source ?? ''
-    return /0x[0-9a-fA-F]{40}$/.exec(source)?.[0] ?? ''
-  } catch {
-    return ''
-  }
-}

@@ -1,3 +1,4 @@
+import { paymentLedger } from '@agents/payments'
 import { sql } from 'drizzle-orm'
 import {
   bigserial,
@@ -292,12 +293,8 @@ export const identitySessions = pgTable('identity_sessions', {
   updatedAt: at('updated_at').notNull().defaultNow(),
 })
 
-export const paymentReceipts = pgTable('payment_receipts', {
-  reference: text('reference').primaryKey(),
-  receipt: jsonb('receipt'),
-  claimedAt: at('claimed_at').notNull().defaultNow(),
-  completedAt: at('completed_at'),
-})
+// drizzle-kit generates the tables this file exports: the ledger table comes from @agents/payments.
+export { paymentLedger }
 
 export const schema = {
   owners,
@@ -317,7 +314,7 @@ export const schema = {
   revealConsents,
   invites,
   identitySessions,
-  paymentReceipts,
+  paymentLedger,
 }
 export type Schema = typeof schema
 export type OwnerRow = typeof owners.$inferSelect

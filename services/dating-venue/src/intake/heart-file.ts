@@ -1,4 +1,5 @@
-import { charge } from '@agents/payments'
+import { createHash } from 'node:crypto'
+import { type Product, sellOnce } from '@agents/payments'
 import { ApiError } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import { eq } from 'drizzle-orm'
@@ -60,28 +61,28 @@ export const precheckHeartFile = (body: HeartFileBody) => {
     })
 }
 
+/** What a doc_submit payment buys, kept in the payment ledger until filed (contactRef sealed). */
+type HeartFileOrder = Omit<HeartFileBody, 'contactRef'> & { contactRefSealed: string | null }
+type HeartFileFulfilment = {
+  ownerId: number
+  heartFileId: number
+  tier: string
+  /** Sealed like contactRef: a retry of the paying request gets the credential it may have missed. */
+  ownerCredentialSealed?: string
+}
+
 /**
- * POST /api/intake/heart-file after validation: the prechecks, then the
- * doc_submit payment, then the doc is filed for the owner keyed by the
- * paying wallet (created on first payment, with its credential).
+ * doc_submit as the payment ledger sells it: the doc is filed for the owner
+ * keyed by the paying wallet (created on first payment, with its
+ * credential), in one transaction with the ledger's record of it.
  */
-export const submitHeartFile = async (deps: VenueDeps, request: Request, body: HeartFileBody) => {
-  precheckHeartFile(body)
-  const result = await charge(deps.payments, request, {
-    price: DOC_SUBMIT_PRICE,
-    resource: {
-      url: '/api/intake/heart-file',
-      description: 'doc_submit: file a dating doc (1.00 USDC)',
-      outputSchema: { ownerId: 'integer', heartFileId: 'integer', tier: 'string' },
-    },
-    body: 'legacy-v1',
-  })
-  if (!result.paid) return result.response
-  const wallet = result.receipt.payer.startsWith('0x')
-    ? result.receipt.payer.toLowerCase()
-    : result.receipt.payer
-  const { secret, hash } = newSecret()
-  const answer = await deps.database.db.transaction(async (tx) => {
+export const heartFilePayment = (
+  deps: VenueDeps,
+): Product<HeartFileOrder, HeartFileFulfilment> => ({
+  kind: 'doc_submit',
+  fulfil: async (tx, order, receipt) => {
+    const wallet = receipt.payer.startsWith('0x') ? receipt.payer.toLowerCase() : receipt.payer
+    const { secret, hash } = newSecret()
     const [created] = await tx
       .insert(owners)
       .values({ wallet, credentialHash: hash })
@@ -99,15 +100,15 @@ export const submitHeartFile = async (deps: VenueDeps, request: Request, body: H
       .insert(heartFiles)
       .values({
         ownerId: owner.id,
-        displayName: body.displayName ?? null,
-        homeMarket: body.homeMarket,
-        activeMarket: body.activeMarket,
-        availableFor: body.availableFor ?? null,
-        researchOptin: body.researchOptin,
-        ageAttested: body.ageAttested,
-        contactRefSealed: body.contactRef ? deps.sealer.seal(body.contactRef) : null,
-        heart: body.heart,
-        paymentReference: result.receipt.reference,
+        displayName: order.displayName ?? null,
+        homeMarket: order.homeMarket,
+        activeMarket: order.activeMarket,
+        availableFor: order.availableFor ?? null,
+        researchOptin: order.researchOptin,
+        ageAttested: order.ageAttested,
+        contactRefSealed: order.contactRefSealed,
+        heart: order.heart,
+        paymentReference: receipt.reference,
       })
       .returning({ id: heartFiles.id })
     return {
@@ -115,8 +116,43 @@ export const submitHeartFile = async (deps: VenueDeps, request: Request, body: H
       heartFileId: file!.id,
       tier: owner.tier,
       // Issued once, when the owner is created: it proves the owner on later calls.
-      ...(created ? { ownerCredential: formatCredential('owner', owner.id, secret) } : {}),
+      ...(created
+        ? { ownerCredentialSealed: deps.sealer.seal(formatCredential('owner', owner.id, secret)) }
+        : {}),
     }
+  },
+  answer: ({ ownerCredentialSealed, ...filed }) =>
+    Response.json(
+      {
+        ...filed,
+        ...(ownerCredentialSealed
+          ? { ownerCredential: deps.sealer.open(ownerCredentialSealed) }
+          : {}),
+      },
+      { status: 200 },
+    ),
+})
+
+/**
+ * POST /api/intake/heart-file after validation: the prechecks, then the
+ * doc_submit payment through the ledger, which files the doc once per
+ * payment; a retry of the same request with the same payment gets the same
+ * answer (the same heartFileId and, for a new owner, the same credential).
+ */
+export const submitHeartFile = async (deps: VenueDeps, request: Request, body: HeartFileBody) => {
+  precheckHeartFile(body)
+  const { contactRef, ...rest } = body
+  return sellOnce(deps.payments, request, {
+    price: DOC_SUBMIT_PRICE,
+    resource: {
+      url: '/api/intake/heart-file',
+      description: 'doc_submit: file a dating doc (1.00 USDC)',
+      outputSchema: { ownerId: 'integer', heartFileId: 'integer', tier: 'string' },
+    },
+    body: 'legacy-v1',
+    product: heartFilePayment(deps),
+    order: { ...rest, contactRefSealed: contactRef ? deps.sealer.seal(contactRef) : null },
+    // The request as validated, hashed: the same payment may only ever file this doc.
+    requestKey: `heart-file:${createHash('sha256').update(JSON.stringify(body)).digest('hex')}`,
   })
-  return result.withReceipt(Response.json(answer, { status: 200 }))
 }

@@ -1,3 +1,4 @@
+import { paymentLedger } from '@agents/payments'
 import { sql } from 'drizzle-orm'
 import {
   bigint,
@@ -86,7 +87,8 @@ export const matches = pgTable(
     createdAt: at('created_at').notNull().defaultNow(),
     payBy: at('pay_by').notNull(),
     /** A payment being verified holds this lease so a second payment is not settled too. */
-    settlingUntil: at('settling_until'),
+    /** The payment being settled for this match (a payment_ledger reference): the match is held for it. */
+    settlingReference: text('settling_reference'),
     paidAt: at('paid_at'),
     payment: jsonb('payment'),
   },
@@ -98,15 +100,9 @@ export const matches = pgTable(
   ],
 )
 
-/** @agents/payments' receipt store (see receiptTableSql): a payment reference is used once. */
-export const paymentReceipts = pgTable('payment_receipts', {
-  reference: text('reference').primaryKey(),
-  receipt: jsonb('receipt'),
-  claimedAt: at('claimed_at').notNull().defaultNow(),
-  completedAt: at('completed_at'),
-})
-
-export const schema = { offers, intents, matches, paymentReceipts }
+// drizzle-kit generates the tables this file exports: the ledger table comes from @agents/payments.
+export { paymentLedger }
+export const schema = { offers, intents, matches, paymentLedger }
 export type Schema = typeof schema
 export type OfferRow = typeof offers.$inferSelect
 export type IntentRow = typeof intents.$inferSelect

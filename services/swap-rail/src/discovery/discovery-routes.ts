@@ -1,4 +1,4 @@
-import { carriesPayment, charge } from '@agents/payments'
+import { carriesPayment, paymentChallenge } from '@agents/payments'
 import { ApiError, type App } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import type { SwapDeps } from '../deps.ts'
@@ -35,12 +35,10 @@ export const registerDiscoveryRoutes = (app: App, deps: SwapDeps) => {
         400,
         'POST /v1/pay is a discovery probe and takes no payment; pay a match at POST /v1/matches/{id}/pay',
       )
-    const result = await charge(baseOnly, c.req.raw, {
+    return paymentChallenge(baseOnly, c.req.raw, {
       price,
       resource: { url: '/v1/pay', description: 'swap rail discovery probe (sample)' },
-    })
-    if (result.paid) throw new Error('the probe cannot be paid')
-    return result.response
+    }).respond()
   })
 
   const x402Path = document(app, {

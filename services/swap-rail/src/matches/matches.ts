@@ -1,11 +1,13 @@
 import {
   carriesPayment,
-  charge,
   decodeBase64Json,
   PAYMENT_REQUIRED_HEADER,
+  type Product,
+  paymentChallenge,
+  sellOnce,
   WWW_AUTHENTICATE_HEADER,
 } from '@agents/payments'
-import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import type { Address } from 'viem'
 import { type MatchRow, matches, type OfferRow, offers } from '../db/schema.ts'
 import type { SwapDeps } from '../deps.ts'
@@ -32,16 +34,15 @@ const resourceOf = ({ match, offer }: MatchWithOffer) => ({
 /** The live 402 of a match's pay route, decoded: what `swap_pay_challenge` and the match view show. */
 export const payChallenge = async (deps: SwapDeps, found: MatchWithOffer) => {
   const url = new URL(payPath(found.match.id), deps.baseUrl()).href
-  const result = await charge(deps.payments, new Request(url, { method: 'POST' }), {
+  const response = await paymentChallenge(deps.payments, new Request(url, { method: 'POST' }), {
     price: matchPrice(found.match, found.offer, deps.fee.recipient),
     resource: resourceOf(found),
-  })
-  if (result.paid) throw new Error('a bare request cannot be paid')
-  const required = result.response.headers.get(PAYMENT_REQUIRED_HEADER)
+  }).respond()
+  const required = response.headers.get(PAYMENT_REQUIRED_HEADER)
   return {
     url,
     x402: required ? decodeBase64Json(required) : null,
-    mpp: result.response.headers.get(WWW_AUTHENTICATE_HEADER),
+    mpp: response.headers.get(WWW_AUTHENTICATE_HEADER),
   }
 }
 
@@ -70,8 +71,8 @@ export const matchView = async (deps: SwapDeps, found: MatchWithOffer, now = new
   const grant = await freshGrant(deps, found, now)
   const payment = match.payment as { rail: string; network: string; transaction: string } | null
   // Past its window an unpaid match is expired already, whether or not the sweep has run,
-  // unless a payment is being settled (the sweep leaves those alone too).
-  const settling = match.settlingUntil !== null && match.settlingUntil > now
+  // unless it is held for a payment being settled (the sweep leaves those alone too).
+  const settling = match.settlingReference !== null
   const status =
     match.status === 'awaiting_payment' && match.payBy <= now && !settling
       ? 'expired'
@@ -111,82 +112,98 @@ export const matchView = async (deps: SwapDeps, found: MatchWithOffer, now = new
   }
 }
 
-// The lease outlives any facilitator call (10 s by default) by a wide
-// margin; the sweep never expires a match whose lease is live.
-const LEASE_SECONDS = 60
+type MatchOrder = { matchId: string }
+type MatchFulfilment = { matchId: string; closed?: true }
+
+const rowsOf = (result: unknown) => (result as { rows: Array<Record<string, unknown>> }).rows
 
 /**
- * Pays a match. A bare request gets the 402. A paid request takes the
- * match's lease first (one conditional UPDATE), so a second payment racing
- * the first is refused before anything is settled; the payment itself is
- * verified, settled and made single-use by @agents/payments.
+ * Paying a match, as the payment ledger sells it: the match is held for the
+ * payment in the claim's transaction (so the sweep leaves it and a second
+ * payment is refused before anything settles), paid in the delivery's
+ * transaction, and given back if the payment fails.
+ */
+export const matchPayment = (deps: SwapDeps): Product<MatchOrder, MatchFulfilment> => ({
+  kind: 'swap_match',
+  hold: async (tx, { matchId }, reference) => {
+    const held = await tx.execute(sql`
+      UPDATE swap_matches SET settling_reference = ${reference}
+      WHERE id = ${matchId} AND status = 'awaiting_payment' AND pay_by > now()
+        AND (settling_reference IS NULL OR settling_reference = ${reference})
+      RETURNING id`)
+    if (rowsOf(held).length === 1) return undefined
+    const [match] = rowsOf(
+      await tx.execute(
+        sql`SELECT status, pay_by <= now() AS over FROM swap_matches WHERE id = ${matchId}`,
+      ),
+    )
+    if (match?.status === 'paid')
+      return Response.json(
+        { error: 'match already paid', match: `/v1/matches/${matchId}` },
+        { status: 409 },
+      )
+    if (!match || match.status === 'expired' || match.over === true)
+      return Response.json({ error: 'payment window ended: post a new intent' }, { status: 410 })
+    return Response.json(
+      { error: 'a payment for this match is already being settled' },
+      { status: 409 },
+    )
+  },
+  release: async (tx, { matchId }, reference) => {
+    await tx.execute(sql`
+      UPDATE swap_matches SET settling_reference = NULL
+      WHERE id = ${matchId} AND settling_reference = ${reference}`)
+  },
+  fulfil: async (tx, { matchId }, receipt) => {
+    const [paid] = await tx
+      .update(matches)
+      .set({ status: 'paid', paidAt: sql`now()`, settlingReference: null, payment: receipt })
+      .where(and(eq(matches.id, matchId), eq(matches.status, 'awaiting_payment')))
+      .returning({ id: matches.id })
+    if (paid) return { matchId }
+    // Unreachable while the hold stands; logged loudly because money moved.
+    deps.logger.error({ matchId, receipt }, 'payment settled for a closed match')
+    return { matchId, closed: true }
+  },
+  answer: async ({ matchId, closed }, receipt) => {
+    const found = await getMatch(deps, matchId)
+    if (closed || !found)
+      return Response.json(
+        { error: 'match closed while the payment settled', reference: receipt.reference },
+        { status: 409 },
+      )
+    return Response.json(await matchView(deps, found), { status: 200 })
+  },
+})
+
+/**
+ * Pays a match. A bare request gets the 402 (or why the match cannot be
+ * paid). A paid request goes to the payment ledger, which holds the match,
+ * settles once and answers every retry of the same payment alike.
  */
 export const payMatch = async (deps: SwapDeps, request: Request, id: string) => {
   const found = await getMatch(deps, id)
   if (!found) return { status: 404 as const, body: { error: 'no such match' } }
+  const price = matchPrice(found.match, found.offer, deps.fee.recipient)
+  const resource = resourceOf(found)
+  if (carriesPayment(request))
+    return {
+      response: await sellOnce(deps.payments, request, {
+        price,
+        resource,
+        product: matchPayment(deps),
+        order: { matchId: id },
+        requestKey: `match:${id}`,
+      }),
+    }
   if (found.match.status === 'paid')
     return {
       status: 409 as const,
       body: { error: 'match already paid', match: `/v1/matches/${id}` },
     }
-  const expired = found.match.status === 'expired' || found.match.payBy.getTime() <= Date.now()
-  if (expired)
-    return {
-      status: 410 as const,
-      body: { error: 'payment window ended: post a new intent' },
-    }
-  const price = matchPrice(found.match, found.offer, deps.fee.recipient)
-  const resource = resourceOf(found)
-  if (!carriesPayment(request)) {
-    const bare = await charge(deps.payments, request, { price, resource })
-    if (bare.paid) throw new Error('a request without a payment credential was paid')
-    return { response: bare.response }
-  }
-
-  const { db } = deps.database
-  const [leased] = await db
-    .update(matches)
-    .set({ settlingUntil: sql`now() + make_interval(secs => ${LEASE_SECONDS})` })
-    .where(
-      and(
-        eq(matches.id, id),
-        eq(matches.status, 'awaiting_payment'),
-        gt(matches.payBy, sql`now()`),
-        or(isNull(matches.settlingUntil), lt(matches.settlingUntil, sql`now()`)),
-      ),
-    )
-    .returning({ id: matches.id })
-  if (!leased)
-    return {
-      status: 409 as const,
-      body: { error: 'a payment for this match is already being settled' },
-    }
-
-  const result = await charge(deps.payments, request, { price, resource }).catch(
-    async (error: unknown) => {
-      await db.update(matches).set({ settlingUntil: null }).where(eq(matches.id, id))
-      throw error
-    },
-  )
-  if (!result.paid) {
-    await db.update(matches).set({ settlingUntil: null }).where(eq(matches.id, id))
-    return { response: result.response }
-  }
-  const [paid] = await db
-    .update(matches)
-    .set({ status: 'paid', paidAt: new Date(), settlingUntil: null, payment: result.receipt })
-    .where(and(eq(matches.id, id), eq(matches.status, 'awaiting_payment')))
-    .returning()
-  if (!paid) {
-    // Unreachable while the lease holds; logged loudly because money moved.
-    deps.logger.error(
-      { matchId: id, receipt: result.receipt },
-      'payment settled for a closed match',
-    )
-    return { status: 409 as const, body: { error: 'match closed while the payment settled' } }
-  }
-  const view = await matchView(deps, { match: paid, offer: found.offer })
-  return { response: result.withReceipt(Response.json(view, { status: 200 })) }
+  if (found.match.status === 'expired' || found.match.payBy.getTime() <= Date.now())
+    return { status: 410 as const, body: { error: 'payment window ended: post a new intent' } }
+  return { response: await paymentChallenge(deps.payments, request, { price, resource }).respond() }
 }
 
 export type { Address }

@@ -49,7 +49,7 @@ export const matchFromRaw = (row: Raw): MatchRow => ({
   status: row.status as MatchRow['status'],
   createdAt: date(row.created_at),
   payBy: date(row.pay_by),
-  settlingUntil: maybeDate(row.settling_until),
+  settlingReference: (row.settling_reference as string | null) ?? null,
   paidAt: maybeDate(row.paid_at),
   payment: (row.payment as unknown) ?? null,
 })

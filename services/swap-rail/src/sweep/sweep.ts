@@ -22,7 +22,7 @@ const count = (result: unknown) => (result as { rows: Array<{ n: number | string
  * Ends what has run out of time: unpaid matches past their payment window
  * give their capacity back to the offer (reopening it if the match had
  * filled it), then offers and intents past their TTL expire. A match whose
- * payment is being settled (a live lease) is left alone. Afterwards, intents
+ * payment is being settled (held until the payment ledger resolves it) is left alone. Afterwards, intents
  * that an open offer could serve (left open by a skipped lock or by
  * capacity just returned) are matched.
  */
@@ -36,7 +36,7 @@ export const sweep = async (
       WITH expired AS (
         UPDATE swap_matches SET status = 'expired'
         WHERE status = 'awaiting_payment' AND pay_by < now()
-          AND (settling_until IS NULL OR settling_until < now())
+          AND settling_reference IS NULL
         RETURNING offer_id, mtok
       ), returned AS (
         SELECT offer_id, sum(mtok)::int AS mtok FROM expired GROUP BY offer_id

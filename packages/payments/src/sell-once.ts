@@ -1,0 +1,371 @@
+import { Receipt } from 'mppx'
+import type { ChainAnswer, SettlementReader } from './chain/settlement-reader.ts'
+import { type PaymentChallenge, paymentChallenge } from './challenge.ts'
+import { PaymentReason } from './errors.ts'
+import type { FacilitatorSettings } from './facilitator-client.ts'
+import {
+  encodeBase64Json,
+  PAYMENT_RECEIPT_HEADER,
+  PAYMENT_RESPONSE_HEADER,
+  PAYMENT_SIGNATURE_HEADER,
+  X_PAYMENT_HEADER,
+  X_PAYMENT_RESPONSE_HEADER,
+} from './headers.ts'
+import type { LedgerTx, PaymentLedger } from './ledger/ledger.ts'
+import type { LedgerRow } from './ledger/ledger-table.ts'
+import type { MppAdapter, MppAttempt } from './mpp/create-mpp-adapter.ts'
+import type { SettleOutcome } from './settle-outcome.ts'
+import type { PaymentReceipt, Price, Resource, X402Rail } from './types.ts'
+import { readX402Payment, settleX402, verifyX402, type X402Attempt } from './x402/x402-attempt.ts'
+
+/** The part of a pino logger the payment path writes to. */
+export type PaymentsLogger = {
+  error: (details: object, message: string) => void
+  warn: (details: object, message: string) => void
+  info: (details: object, message: string) => void
+}
+
+export type PaymentsDeps = {
+  x402?: { rails: readonly X402Rail[]; facilitator: FacilitatorSettings }
+  mpp?: MppAdapter
+  ledger: PaymentLedger
+  /** Read-only chain access that settles lost outcomes. */
+  chain: SettlementReader
+  /** How long a request may hold a payment it is settling before another may take it over. */
+  leaseSeconds: number
+  logger?: PaymentsLogger
+}
+
+/**
+ * What a paid route sells, described once so that a request and the
+ * reconciler deliver it the same way. Every function that takes `tx` runs
+ * inside the ledger's transaction: what it writes commits together with the
+ * ledger's record of it, or not at all.
+ */
+export type Product<order, fulfilment> = {
+  /** Stable name stored with each payment; the reconciler finds the product by it. */
+  kind: string
+  /**
+   * Reserves what is sold, in the claim's transaction (the swap rail's match
+   * lease). A Response refuses the sale before any money moves.
+   */
+  hold?: (tx: LedgerTx, order: order, reference: string) => Promise<Response | undefined>
+  /** Gives the reservation back: the payment failed and nothing moved. */
+  release?: (tx: LedgerTx, order: order, reference: string) => Promise<void>
+  /** Delivers, at most once per payment; what it returns is kept and answers every retry. */
+  fulfil: (tx: LedgerTx, order: order, receipt: PaymentReceipt) => Promise<fulfilment>
+  /** The answer to the payer, from what was delivered. */
+  answer: (fulfilment: fulfilment, receipt: PaymentReceipt) => Response | Promise<Response>
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a registry of products of any order and fulfilment
+export type AnyProduct = Product<any, any>
+
+export type SellParameters<order, fulfilment> = {
+  price: Price
+  resource: Resource
+  /** The 402 body: the venue's legacy v1 challenge, or `{ error }` only. */
+  body?: 'legacy-v1' | 'minimal'
+  product: Product<order, fulfilment>
+  /** What to deliver (JSON): stored with the payment so the reconciler can deliver it. */
+  order: order
+  /** What the payment is for (a match id, a hash of the request body): a retry must present the same. */
+  requestKey: string
+}
+
+type Attempt = X402Attempt | MppAttempt
+type Sale = {
+  deps: PaymentsDeps
+  request: Request
+  params: SellParameters<unknown, unknown>
+  challenge: PaymentChallenge
+  attempt: Attempt
+}
+
+/**
+ * Sells one request exactly once. Without payment: the 402. With one: the
+ * payment is claimed in the ledger (and the product held) before any money
+ * moves, verified, settled, and the goods delivered in one transaction with
+ * the ledger's record; a retry of the same payment gets the same answer.
+ * When the settle answer is lost, the chain decides; when it cannot yet,
+ * the answer is a 503 with `Retry-After`, never a 402 that asks to pay again.
+ */
+export const sellOnce = async <order, fulfilment>(
+  deps: PaymentsDeps,
+  request: Request,
+  params: SellParameters<order, fulfilment>,
+): Promise<Response> => {
+  const challenge = paymentChallenge(deps, request, params)
+  const read = readPayment(deps, request, params.price, challenge)
+  if (!read) return challenge.respond()
+  if (!read.ok) return challenge.respond(read)
+  const sale: Sale = {
+    deps,
+    request,
+    params: params as SellParameters<unknown, unknown>,
+    challenge,
+    attempt: read.attempt,
+  }
+  const { attempt } = sale
+  const { product, order } = params
+  const claim = await deps.ledger.claim(
+    {
+      reference: attempt.reference,
+      kind: product.kind,
+      requestKey: params.requestKey,
+      rail: attempt.rail,
+      network: attempt.rail === 'x402' ? attempt.requirement.network : attempt.network,
+      amount: params.price.amount,
+      payTo: attempt.rail === 'x402' ? attempt.requirement.payTo : attempt.payTo,
+      payer: attempt.payer,
+      proof: attempt.proof,
+      order,
+    },
+    {
+      leaseSeconds: deps.leaseSeconds,
+      hold: product.hold && ((tx) => product.hold!(tx, order, attempt.reference)),
+    },
+  )
+  if (claim.kind === 'refused') return claim.response
+  try {
+    if (claim.kind === 'new') return await settleAndDeliver(sale, 0)
+    const { row } = claim
+    if (row.requestKey !== params.requestKey || row.kind !== product.kind)
+      return challenge.respond({
+        reason: PaymentReason.alreadyUsed,
+        detail: 'this payment was already used for another request',
+      })
+    return await resume(sale, row)
+  } catch (error) {
+    // The database or the chain failed mid-way: the ledger row keeps what is
+    // known, the reconciler finishes it, and the same payment may be retried.
+    deps.logger?.error({ err: error, reference: attempt.reference }, 'paid request interrupted')
+    return pending(attempt.reference, 'unknown', retryAfterSeconds(deps))
+  }
+}
+
+/** A request whose payment is already in the ledger: a retry, or a race with another request. */
+const resume = async (sale: Sale, row: LedgerRow): Promise<Response> => {
+  const { deps, attempt } = sale
+  if (row.state === 'settled') return deliverAndAnswer(sale)
+  const leaseLive = row.leaseUntil !== null && row.leaseUntil.getTime() > Date.now()
+  const leaseLeft = leaseLive ? Math.ceil((row.leaseUntil!.getTime() - Date.now()) / 1000) : 1
+  if (row.state === 'claimed' && row.settleAttempts === 0) {
+    if (leaseLive) return pending(attempt.reference, 'busy', leaseLeft)
+    if (!(await deps.ledger.takeOver(row, deps.leaseSeconds)))
+      return pending(attempt.reference, 'busy', 1)
+    return settleAndDeliver(sale, 0)
+  }
+  // A settle call went out before: the chain says whether it moved the money.
+  const answer = await askChain(deps, row)
+  if (answer?.status === 'used') return settledOnChain(sale, row, answer.transaction)
+  if (answer?.status === 'unused' && answer.final) return failed(sale, row, expiredRefusal)
+  if (row.state !== 'unknown' && leaseLive) return pending(attempt.reference, 'busy', leaseLeft)
+  // Not used yet: settling again is safe, the chain executes an authorization at most once.
+  if (!(await deps.ledger.takeOver(row, deps.leaseSeconds)))
+    return pending(attempt.reference, 'busy', 1)
+  return settleAndDeliver(sale, row.settleAttempts)
+}
+
+const expiredRefusal = {
+  reason: PaymentReason.expired,
+  detail: 'the authorization expired unused: sign a new payment',
+}
+
+const settleAndDeliver = async (sale: Sale, previousAttempts: number): Promise<Response> => {
+  const { deps, attempt, request, params } = sale
+  const { ledger } = deps
+  if (attempt.rail === 'x402') {
+    const verified = await verifyX402(deps.x402!.facilitator, attempt)
+    // Verification refused; nothing was sent to settle by this request.
+    if (!verified.ok) return refusedOutcome(sale, verified, previousAttempts > 0)
+  }
+  if (!(await ledger.markSettling(attempt.reference, deps.leaseSeconds)))
+    return pending(attempt.reference, 'busy', 1)
+  const outcome =
+    attempt.rail === 'x402'
+      ? await settleX402(deps.x402!.facilitator, attempt)
+      : await deps.mpp!.settle(request, params.price, params.resource)
+  return afterSettle(sale, outcome, previousAttempts + 1)
+}
+
+const afterSettle = async (
+  sale: Sale,
+  outcome: SettleOutcome,
+  attempts: number,
+): Promise<Response> => {
+  const { deps, attempt, params } = sale
+  if (outcome.kind === 'settled') {
+    await deps.ledger.markSettled(attempt.reference, {
+      rail: attempt.rail,
+      ...(attempt.rail === 'x402' ? { version: attempt.version } : {}),
+      network: attempt.rail === 'x402' ? attempt.requirement.network : attempt.network,
+      payer: outcome.payer || attempt.payer,
+      amount: params.price.amount.toString(),
+      transaction: outcome.transaction,
+      reference: attempt.reference,
+      ...(outcome.header ? { header: outcome.header } : {}),
+    })
+    return deliverAndAnswer(sale)
+  }
+  // An x402 settle refusal, or an MPP refusal after an earlier lost answer, is checked on-chain.
+  if (outcome.kind === 'refused')
+    return refusedOutcome(sale, outcome, attempt.rail === 'x402' || attempts > 1)
+  await deps.ledger.markUnknown(attempt.reference, outcome.detail)
+  deps.logger?.warn(
+    { reference: attempt.reference, detail: outcome.detail },
+    'settle outcome unknown: asking the chain',
+  )
+  const row = (await deps.ledger.get(attempt.reference))!
+  const answer = await askChain(deps, row)
+  if (answer?.status === 'used') return settledOnChain(sale, row, answer.transaction)
+  if (answer?.status === 'unused' && answer.final) return failed(sale, row, expiredRefusal)
+  return pending(attempt.reference, 'unknown', retryAfterSeconds(deps))
+}
+
+const refusedOutcome = async (
+  sale: Sale,
+  refusal: { reason: PaymentReason; detail: string },
+  settleWasSent: boolean,
+) => {
+  const { deps, attempt } = sale
+  if (settleWasSent) {
+    const row = (await deps.ledger.get(attempt.reference))!
+    const answer = await askChain(deps, row)
+    if (answer?.status === 'used') return settledOnChain(sale, row, answer.transaction)
+    if (!answer) {
+      await deps.ledger.markUnknown(attempt.reference, refusal.detail)
+      return pending(attempt.reference, 'unknown', retryAfterSeconds(deps))
+    }
+  }
+  const row = (await deps.ledger.get(attempt.reference))!
+  return failed(sale, row, refusal)
+}
+
+const failed = async (
+  sale: Sale,
+  row: LedgerRow,
+  refusal: { reason: PaymentReason; detail: string },
+) => {
+  const { deps, params, challenge } = sale
+  const { product } = params
+  await deps.ledger.fail(
+    row.reference,
+    `${refusal.reason}: ${refusal.detail}`,
+    product.release && ((tx) => product.release!(tx, row.order ?? params.order, row.reference)),
+  )
+  return challenge.respond(refusal)
+}
+
+const settledOnChain = async (sale: Sale, row: LedgerRow, transaction: string) => {
+  await sale.deps.ledger.markSettled(row.reference, receiptFromChain(row, transaction))
+  return deliverAndAnswer(sale)
+}
+
+const deliverAndAnswer = async (sale: Sale) => {
+  const { deps, attempt, params } = sale
+  const { product } = params
+  const { fulfilment, row } = await deps.ledger.deliver(attempt.reference, (tx, settled) =>
+    product.fulfil(tx, settled.order ?? params.order, settled.receipt as PaymentReceipt),
+  )
+  const receipt = row.receipt as PaymentReceipt
+  const response = await product.answer(fulfilment, receipt)
+  return withHeaders(response, Object.fromEntries([receiptHeader(receipt)]))
+}
+
+/** The chain's answer, or undefined when the chain cannot be asked (still unknown). */
+const askChain = async (deps: PaymentsDeps, row: LedgerRow): Promise<ChainAnswer | undefined> => {
+  try {
+    return await deps.chain.read(row.proof as never, row.createdAt)
+  } catch (error) {
+    deps.logger?.warn(
+      { reference: row.reference, err: error },
+      'chain not reachable: payment stays unresolved',
+    )
+    return undefined
+  }
+}
+
+/** The receipt of a settlement found on-chain (its settle answer was lost). */
+export const receiptFromChain = (row: LedgerRow, transaction: string): PaymentReceipt => {
+  const proof = row.proof as { version?: 1 | 2 }
+  return {
+    rail: row.rail,
+    ...(row.rail === 'x402' ? { version: proof.version ?? 2 } : {}),
+    network: row.network,
+    payer: row.payer,
+    amount: row.amount.toString(),
+    transaction,
+    reference: row.reference,
+  }
+}
+
+/** The rail's receipt header for a receipt, the same on the first answer and on every retry. */
+export const receiptHeader = (receipt: PaymentReceipt): [string, string] => {
+  if (receipt.header) return receipt.header
+  if (receipt.rail === 'mpp')
+    return [
+      PAYMENT_RECEIPT_HEADER,
+      Receipt.serialize({
+        method: 'tempo',
+        status: 'success',
+        reference: receipt.transaction,
+        timestamp: new Date().toISOString(),
+      }),
+    ]
+  return [
+    receipt.version === 1 ? X_PAYMENT_RESPONSE_HEADER : PAYMENT_RESPONSE_HEADER,
+    encodeBase64Json({
+      success: true,
+      transaction: receipt.transaction,
+      network: receipt.network,
+      payer: receipt.payer,
+    }),
+  ]
+}
+
+const readPayment = (
+  deps: PaymentsDeps,
+  request: Request,
+  price: Price,
+  challenge: PaymentChallenge,
+) => {
+  const signature = request.headers.get(PAYMENT_SIGNATURE_HEADER)
+  const legacy = request.headers.get(X_PAYMENT_HEADER)
+  if ((signature || legacy) && deps.x402)
+    return readX402Payment({
+      header: (signature ?? legacy)!,
+      version: signature ? 2 : 1,
+      offered: challenge.offered,
+      offeredV1: challenge.offeredV1,
+    })
+  if (request.headers.get('authorization')?.startsWith('Payment ') && deps.mpp)
+    return deps.mpp.read(request, price)
+  return undefined
+}
+
+const retryAfterSeconds = (deps: PaymentsDeps) => Math.min(deps.leaseSeconds, 5)
+
+/**
+ * 503 with `Retry-After` and the payment reference: the payment is being
+ * settled by another request (`busy`) or its outcome is not known yet
+ * (`unknown`). Either way the payer retries with the same payment, never a new one.
+ */
+const pending = (reference: string, why: 'busy' | 'unknown', retryAfter: number) =>
+  Response.json(
+    {
+      error:
+        why === 'busy'
+          ? 'this payment is being settled: retry with the same payment'
+          : 'payment outcome not known yet: retry with the same payment, do not pay again',
+      reference,
+      retryAfterSeconds: retryAfter,
+    },
+    { status: 503, headers: { 'retry-after': String(retryAfter) } },
+  )
+
+const withHeaders = (response: Response, headers: Record<string, string>) => {
+  const copy = new Response(response.body, response)
+  for (const [name, value] of Object.entries(headers)) copy.headers.set(name, value)
+  return copy
+}
