@@ -34,6 +34,8 @@ export const PaymentsEnv = z.object({
   PAYMENTS_FACILITATOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** Base JSON-RPC, read-only: resolves settlements whose facilitator answer was lost. */
   PAYMENTS_BASE_RPC_URL: z.string().url().optional(),
+  /** How long a request holds a payment it settles before another may take over; default 2 x timeout + 5 s. */
+  PAYMENTS_LEASE_SECONDS: z.coerce.number().int().min(1).max(3_600).optional(),
   /** How often the reconciler looks at unresolved payments. */
   PAYMENTS_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
   PAYMENTS_PAY_TO: EvmAddress.optional(),
@@ -145,7 +147,7 @@ export const paymentsFromEnv = (
         : undefined,
     }),
     // A request holds its payment through verify and settle (one facilitator timeout each).
-    leaseSeconds: Math.ceil((2 * timeoutMs) / 1000) + 5,
+    leaseSeconds: settings.PAYMENTS_LEASE_SECONDS ?? Math.ceil((2 * timeoutMs) / 1000) + 5,
     reconcileIntervalMs: settings.PAYMENTS_RECONCILE_INTERVAL_MS,
     ...(logger ? { logger } : {}),
   }

@@ -108,24 +108,31 @@ export const sellOnce = async <order, fulfilment>(
   }
   const { attempt } = sale
   const { product, order } = params
-  const claim = await deps.ledger.claim(
-    {
-      reference: attempt.reference,
-      kind: product.kind,
-      requestKey: params.requestKey,
-      rail: attempt.rail,
-      network: attempt.rail === 'x402' ? attempt.requirement.network : attempt.network,
-      amount: params.price.amount,
-      payTo: attempt.rail === 'x402' ? attempt.requirement.payTo : attempt.payTo,
-      payer: attempt.payer,
-      proof: attempt.proof,
-      order,
-    },
-    {
-      leaseSeconds: deps.leaseSeconds,
-      hold: product.hold && ((tx) => product.hold!(tx, order, attempt.reference)),
-    },
-  )
+  const claim = await deps.ledger
+    .claim(
+      {
+        reference: attempt.reference,
+        kind: product.kind,
+        requestKey: params.requestKey,
+        rail: attempt.rail,
+        network: attempt.rail === 'x402' ? attempt.requirement.network : attempt.network,
+        amount: params.price.amount,
+        payTo: attempt.rail === 'x402' ? attempt.requirement.payTo : attempt.payTo,
+        payer: attempt.payer,
+        proof: attempt.proof,
+        order,
+      },
+      {
+        leaseSeconds: deps.leaseSeconds,
+        hold: product.hold && ((tx) => product.hold!(tx, order, attempt.reference)),
+      },
+    )
+    .catch((error: unknown) => {
+      // Nothing is recorded and nothing moved yet; the payer may retry with the same payment.
+      deps.logger?.error({ err: error, reference: attempt.reference }, 'payment claim failed')
+      return undefined
+    })
+  if (!claim) return pending(attempt.reference, 'unknown', retryAfterSeconds(deps))
   if (claim.kind === 'refused') return claim.response
   try {
     if (claim.kind === 'new') return await settleAndDeliver(sale, 0)

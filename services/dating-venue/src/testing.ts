@@ -18,7 +18,8 @@ const sharedFakeEmbeddings = () => {
   return sharedEmbeddings
 }
 
-export const startTestVenue = async ({
+/** The environment of a test venue (also what a test passes to a venue in a child process). */
+export const testVenueEnv = async ({
   devnet,
   databaseUrl,
   env = {},
@@ -27,11 +28,10 @@ export const startTestVenue = async ({
   devnet?: Devnet
   databaseUrl?: string | undefined
   env?: Record<string, string>
-  /** `local` runs the real model; by default a shared fake OpenAI-compatible endpoint. */
   embeddings?: 'local' | FakeEmbeddings
-} = {}) => {
+} = {}): Promise<Record<string, string>> => {
   const fake = embeddings === 'local' ? undefined : (embeddings ?? (await sharedFakeEmbeddings()))
-  const settings = {
+  return {
     ...(devnet ? devnetEnv(devnet) : UNUSED_PAYMENTS_ENV),
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -47,5 +47,25 @@ export const startTestVenue = async ({
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   }
+}
+
+export const startTestVenue = async ({
+  devnet,
+  databaseUrl,
+  env = {},
+  embeddings,
+}: {
+  devnet?: Devnet
+  databaseUrl?: string | undefined
+  env?: Record<string, string>
+  /** `local` runs the real model; by default a shared fake OpenAI-compatible endpoint. */
+  embeddings?: 'local' | FakeEmbeddings
+} = {}) => {
+  const settings = await testVenueEnv({
+    devnet,
+    databaseUrl,
+    env,
+    ...(embeddings ? { embeddings } : {}),
+  })
   return startVenue(readConfig(settings), settings)
 }

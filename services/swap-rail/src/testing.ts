@@ -11,17 +11,25 @@ export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL
  * settings, PGlite in memory unless `databaseUrl` is given, `localhost`
  * allowed as a seller endpoint host, and the sweep left to the test.
  */
-export const startTestSwapRail = async ({
-  devnet,
-  databaseUrl,
-  env = {},
-}: {
+export const startTestSwapRail = async (parameters: TestSwapRailParameters = {}) => {
+  const settings = testSwapRailEnv(parameters)
+  return startSwapRail(readConfig(settings), settings)
+}
+
+export type TestSwapRailParameters = {
   /** Without a devnet, payment settings that are never used (no test pays). */
   devnet?: Devnet
   databaseUrl?: string | undefined
   env?: Record<string, string>
-} = {}) => {
-  const settings = {
+}
+
+/** The environment of a test swap rail (also what a test passes to one in a child process). */
+export const testSwapRailEnv = ({
+  devnet,
+  databaseUrl,
+  env = {},
+}: TestSwapRailParameters = {}): Record<string, string> => {
+  return {
     ...(devnet ? devnetEnv(devnet) : UNUSED_PAYMENTS_ENV),
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -32,5 +40,4 @@ export const startTestSwapRail = async ({
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   }
-  return startSwapRail(readConfig(settings), settings)
 }

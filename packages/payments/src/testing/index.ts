@@ -1,3 +1,31 @@
 export { devnetBaseRail } from './devnet-rail.ts'
+export {
+  type ChildServiceTarget,
+  type ExactlyOnceTarget,
+  exactlyOnceScenarios,
+  type FaultSwitch,
+  killScenario,
+} from './exactly-once-suite.ts'
+export {
+  hostPortOf,
+  PAYER_RAILS,
+  type PayerRail,
+  type Purchase,
+  payFor,
+  retryUntilSettled,
+  type SentRequest,
+  send,
+  sumBalances,
+  throughProxy,
+} from './paid-route-harness.ts'
 export { paymentSignatureHeader, signAuthorization, xPaymentHeader } from './sign-authorization.ts'
+export { freePort, type SpawnedService, spawnService } from './spawn-service.ts'
+export {
+  countDeliveries,
+  LEDGER_TABLE_SQL,
+  openTestShopDatabase,
+  type TestFulfilment,
+  type TestOrder,
+  testProduct,
+} from './test-shop.ts'
 export { UNUSED_PAYMENTS_ENV } from './unused-payments-env.ts'
