@@ -118,6 +118,21 @@ export const exactlyOnceScenarios = (
     })
   }
 
+  it('the same payment presented for another purchase is refused and charges nothing more', async () => {
+    const t = target()
+    const first = await t.buy()
+    const before = await snapshot(t, rail, first)
+    const headers = await payFor(t.devnet, rail, first, t.payer)
+    await expectServedOnce(t, rail, first, before, headers, await send(first, headers))
+    const other = await t.buy()
+    const otherBefore = await other.received(rail)
+    const reused = await send(other, headers)
+    expect(reused.status).toBe(402)
+    expect(await other.deliveries()).toBe(0)
+    expect(await other.received(rail)).toBe(otherBefore)
+    expect((await first.received(rail)) - before.received).toBe(first.price)
+  })
+
   it.runIf(x402)(
     'facilitator down before settling: not served, not charged, the same payment serves later',
     async () => {
