@@ -12,9 +12,11 @@ test('exports', () => {
       "TEMPO_PATH_USD",
       "devnetEnv",
       "getDevnetAccounts",
+      "proxiedPostgresUrl",
       "serveLocal",
       "spawnAnvil",
       "startDevnet",
+      "startTcpFaultProxy",
     ]
   `)
 })

@@ -8,7 +8,14 @@ export { TEMPO_CHAIN_ID, TEMPO_PATH_USD } from './chains/start-tempo-chain.ts'
 export type { V1Requirements } from './clients/sign-v1-payment.ts'
 export { DEVNET_PRIVATE_KEYS, type DevnetAccounts, getDevnetAccounts } from './devnet-accounts.ts'
 export { devnetEnv } from './devnet-env.ts'
-export type { FacilitatorBehavior } from './facilitator/create-facilitator-app.ts'
+export type { FacilitatorBehavior, SettleFault } from './facilitator/facilitator-behavior.ts'
+export { proxiedPostgresUrl } from './faults/proxied-postgres-url.ts'
+export {
+  type StartTcpFaultProxyParameters,
+  type StartTcpFaultProxyReturnType,
+  startTcpFaultProxy,
+  type TcpFaultProxy,
+} from './faults/tcp-fault-proxy.ts'
 export { type ServeLocalReturnType, serveLocal } from './serve-local.ts'
 export {
   DEVNET_PAYER_USDC,

@@ -11,7 +11,7 @@ import {
   type DevnetAccounts,
   getDevnetAccounts,
 } from './devnet-accounts.ts'
-import type { FacilitatorBehavior } from './facilitator/create-facilitator-app.ts'
+import type { FacilitatorBehavior } from './facilitator/facilitator-behavior.ts'
 import { startFacilitator } from './facilitator/start-facilitator.ts'
 
 /** USDC (6 decimals) minted to `payer` and to `payer2` on the Base devnet: 1,000,000 USDC. */
@@ -23,7 +23,10 @@ export type Devnet = {
   facilitator: {
     url: string
     address: Address
+    /** Fault switches; see {@link FacilitatorBehavior}. Set `'normal'` to end a fault. */
     setBehavior: (behavior: FacilitatorBehavior) => void
+    /** How many `/settle` calls have transferred on-chain, whatever they answered. */
+    settlements: () => number
   }
   accounts: DevnetAccounts
   /** The anvil process ids, e.g. to check that `stop()` ended them. */
@@ -99,6 +102,7 @@ export const startDevnet = async ({
         url: facilitator.url,
         address: facilitator.address,
         setBehavior: facilitator.setBehavior,
+        settlements: facilitator.settlements,
       },
       accounts,
       pids: { base: base.pid, ...(tempoChain && { tempo: tempoChain.pid }) },

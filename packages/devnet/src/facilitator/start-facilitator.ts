@@ -1,7 +1,8 @@
 import type { Address, Chain, Hex } from 'viem'
 import { serveLocal } from '../serve-local.ts'
-import { createFacilitatorApp, type FacilitatorBehavior } from './create-facilitator-app.ts'
+import { createFacilitatorApp } from './create-facilitator-app.ts'
 import { createLocalFacilitator } from './create-local-facilitator.ts'
+import type { FacilitatorBehavior } from './facilitator-behavior.ts'
 
 export type StartFacilitatorParameters = {
   rpcUrl: string
@@ -13,6 +14,8 @@ export type StartFacilitatorReturnType = {
   url: string
   address: Address
   setBehavior: (behavior: FacilitatorBehavior) => void
+  /** How many `/settle` calls have transferred on-chain since start, whatever they answered. */
+  settlements: () => number
   stop: () => Promise<void>
 }
 
@@ -22,13 +25,21 @@ export type StartFacilitatorReturnType = {
  * @example
  * const facilitator = await startFacilitator({ rpcUrl, chain, privateKey })
  * facilitator.setBehavior('down') // every route answers 503
+ * facilitator.setBehavior({ settle: 'reset' }) // settles, then resets the connection
+ * facilitator.settlements() // 1
  */
 export const startFacilitator = async (
   parameters: StartFacilitatorParameters,
 ): Promise<StartFacilitatorReturnType> => {
   const { facilitator, address } = createLocalFacilitator(parameters)
   let behavior: FacilitatorBehavior = 'normal'
-  const app = createFacilitatorApp(facilitator, { getBehavior: () => behavior })
+  let settlements = 0
+  const app = createFacilitatorApp(facilitator, {
+    getBehavior: () => behavior,
+    onSettlement: () => {
+      settlements += 1
+    },
+  })
   const server = await serveLocal(app.fetch)
   return {
     url: server.url,
@@ -36,6 +47,7 @@ export const startFacilitator = async (
     setBehavior: (next) => {
       behavior = next
     },
+    settlements: () => settlements,
     stop: server.close,
   }
 }
