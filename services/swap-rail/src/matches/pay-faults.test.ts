@@ -4,7 +4,7 @@ import {
   proxiedPostgresUrl,
   startDevnet,
   startTcpFaultProxy,
-  type StartTcpFaultProxyReturnType as TcpFaultProxy,
+  type TcpFaultProxy,
 } from '@agents/devnet'
 import {
   type ChildServiceTarget,
