@@ -50,12 +50,6 @@ class Refused extends Error {
  * number of replicas agree on who does what.
  */
 export const createPaymentLedger = (db: LedgerDatabase) => {
-  const set = (reference: string, values: Partial<typeof paymentLedger.$inferInsert>) =>
-    db
-      .update(paymentLedger)
-      .set({ ...values, updatedAt: touched })
-      .where(eq(paymentLedger.reference, reference))
-
   return {
     db,
     get: async (reference: string) =>
@@ -200,7 +194,7 @@ export const createPaymentLedger = (db: LedgerDatabase) => {
           .from(paymentLedger)
           .where(eq(paymentLedger.reference, reference))
           .for('update')
-        if (!row || row.state !== 'settled')
+        if (row?.state !== 'settled')
           throw new Error(`payment ${reference} is not settled (${row?.state ?? 'no row'})`)
         if (row.fulfilledAt) return { fulfilment: row.fulfilment as fulfilment, row }
         const fulfilment = await fulfil(tx, row)
