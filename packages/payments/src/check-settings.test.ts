@@ -32,8 +32,32 @@ describe('checkPaymentSettings', () => {
     expect(
       problemsOf({
         production: true,
-        x402: { rails: [base], facilitatorUrl: 'https://facilitator.example.com' },
+        x402: {
+          rails: [base],
+          facilitatorUrl: 'https://facilitator.example.com',
+          baseRpcUrl: 'https://base.rpc.example.com',
+        },
         mpp: { chainId: 4217, secretKey: 'x'.repeat(32) },
+      }),
+    ).toEqual([])
+  })
+
+  test('errors: production refuses x402 on Base without a Base RPC to reconcile lost settle answers', () => {
+    expect(
+      problemsOf({
+        production: true,
+        x402: { rails: [base], facilitatorUrl: 'https://facilitator.example.com' },
+      }),
+    ).toEqual(['x402 on Base needs PAYMENTS_BASE_RPC_URL to reconcile lost settle answers'])
+    const solana = {
+      network: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp' as const,
+      asset: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+      payTo: 'Hub1111111111111111111111111111111111111111',
+    }
+    expect(
+      problemsOf({
+        production: true,
+        x402: { rails: [solana], facilitatorUrl: 'https://facilitator.example.com' },
       }),
     ).toEqual([])
   })
@@ -52,16 +76,21 @@ describe('checkPaymentSettings', () => {
     ).toEqual([
       'the devnet cannot take payments in production; configure real payment settings',
       'x402 network eip155:84532 is a test network',
+      'x402 on Base needs PAYMENTS_BASE_RPC_URL to reconcile lost settle answers',
       'the facilitator URL must be https',
       'the facilitator URL points at a local or private address',
       'Tempo chain 42431 is a test network',
       'MPP needs a secret key of at least 32 characters',
     ])
-    expect(problemsOf({ production: true, x402: { rails: [base] } })).toEqual([
+    const baseRpcUrl = 'https://base.rpc.example.com'
+    expect(problemsOf({ production: true, x402: { rails: [base], baseRpcUrl } })).toEqual([
       'x402 needs a facilitator URL',
     ])
     expect(
-      problemsOf({ production: true, x402: { rails: [base], facilitatorUrl: 'https://10.0.0.5' } }),
+      problemsOf({
+        production: true,
+        x402: { rails: [base], facilitatorUrl: 'https://10.0.0.5', baseRpcUrl },
+      }),
     ).toEqual(['the facilitator URL points at a local or private address'])
   })
 })

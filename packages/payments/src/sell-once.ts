@@ -296,7 +296,7 @@ const askChain = async (deps: PaymentsDeps, row: LedgerRow): Promise<ChainAnswer
 /** The receipt of a settlement found on-chain (its settle answer was lost). */
 export const receiptFromChain = (row: LedgerRow, transaction: string): PaymentReceipt => {
   const proof = row.proof as { version?: 1 | 2 }
-  return {
+  const receipt: PaymentReceipt = {
     rail: row.rail,
     ...(row.rail === 'x402' ? { version: proof.version ?? 2 } : {}),
     network: row.network,
@@ -305,6 +305,8 @@ export const receiptFromChain = (row: LedgerRow, transaction: string): PaymentRe
     transaction,
     reference: row.reference,
   }
+  // Fixed now (MPP's carries a timestamp), so every retry gets the same header.
+  return { ...receipt, header: receiptHeader(receipt) }
 }
 
 /** The rail's receipt header for a receipt, the same on the first answer and on every retry. */

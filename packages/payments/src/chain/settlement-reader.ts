@@ -134,7 +134,7 @@ export const createSettlementReader = ({
           .filter(([, chain]) => chain)
           .map(async ([name, chain]) => {
             try {
-              const block = (await chain!.getBlockNumber()).toString()
+              const block = (await chain!.getBlockNumber({ cacheTime: 0 })).toString()
               return [name, { ok: true, block }] as [string, ChainHealth]
             } catch (error) {
               return [name, { ok: false, error: (error as Error).name }] as [string, ChainHealth]
@@ -150,7 +150,7 @@ export type SettlementReader = ReturnType<typeof createSettlementReader>
 
 /** The transaction that used the authorization, from USDC's AuthorizationUsed log. */
 const findSettlement = async (client: PublicClient, proof: X402Proof) => {
-  const latest = await client.getBlockNumber()
+  const latest = await client.getBlockNumber({ cacheTime: 0 })
   const logs = await client.getLogs({
     address: proof.asset,
     event: usdcAbi[1],

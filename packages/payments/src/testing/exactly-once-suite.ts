@@ -1,5 +1,6 @@
 import type { PrivateKeyAccount } from 'viem'
 import { expect, it } from 'vitest'
+import { decodeBase64Json } from '../headers.ts'
 import {
   type PayerRail,
   type Purchase,
@@ -63,7 +64,22 @@ const expectServedOnce = async (
   const again = await send(purchase, headers)
   expect(again.status).toBe(200)
   expect(purchase.identity(again.json)).toEqual(purchase.identity(final.json))
+  // The rail's receipt header names the settling transaction, the same on every answer.
+  const receipt = (answer: SentRequest) =>
+    answer.headers.get(RECEIPT_HEADERS[rail]) ?? `no ${RECEIPT_HEADERS[rail]} header`
+  expect(receipt(again)).toBe(receipt(final))
+  if (rail !== 'mpp')
+    expect(decodeBase64Json(receipt(final))).toMatchObject({
+      success: true,
+      transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    })
   expect(await purchase.deliveries()).toBe(1)
+}
+
+const RECEIPT_HEADERS: Record<PayerRail, string> = {
+  'x402-v2': 'payment-response',
+  'x402-v1': 'x-payment-response',
+  mpp: 'payment-receipt',
 }
 
 const expectPending = (answer: SentRequest) => {

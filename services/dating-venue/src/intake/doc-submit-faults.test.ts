@@ -17,11 +17,13 @@ import {
   PAYER_RAILS,
   type PayerRail,
   type Purchase,
+  payFor,
+  send,
   spawnService,
   throughProxy,
 } from '@agents/payments/testing'
 import { createTestDatabase, testBackends } from '@agents/service-kit/db'
-import { afterAll, beforeAll, describe } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Venue } from '../start.ts'
 import { startTestVenue, TEST_DATABASE_URL, testVenueEnv } from '../testing.ts'
 
@@ -116,6 +118,49 @@ describe.each(testBackends(TEST_DATABASE_URL))('doc_submit exactly once on $name
         identity: (answer) => answer.heartFileId,
       }
     },
+  })
+
+  it('GET /health reports the facilitator, the chains and the unresolved payments', async () => {
+    const health = () =>
+      fetch(`${venue.url}/health`).then(async (r) => ({ http: r.status, ...(await r.json()) }))
+    const healthy = await health()
+    expect(healthy.payments).toEqual({
+      status: 'ok',
+      facilitator: 'ok',
+      chains: {
+        base: { ok: true, block: expect.any(String) },
+        tempo: { ok: true, block: expect.any(String) },
+      },
+      unresolvedPayments: 0,
+    })
+    devnet.facilitator.setBehavior('down')
+    baseRpc.cut()
+    try {
+      // Degraded, not down: the service still answers and paid requests defer.
+      const degraded = await health()
+      expect(degraded.http).toBe(200)
+      expect(degraded.payments).toMatchObject({
+        status: 'degraded',
+        facilitator: 'unavailable',
+        chains: { base: { ok: false }, tempo: { ok: true } },
+      })
+    } finally {
+      devnet.facilitator.setBehavior('normal')
+      baseRpc.restore()
+    }
+    // An MPP payment whose outcome is unknown is counted until the reconciler resolves it.
+    const t = target()
+    const purchase = await t.buy()
+    const headers = await payFor(devnet, 'mpp', purchase, t.payer)
+    tempoRpc.cut()
+    try {
+      expect((await send(purchase, headers)).status).toBe(503)
+      expect((await health()).payments.unresolvedPayments).toBe(1)
+    } finally {
+      tempoRpc.restore()
+    }
+    await t.reconcileNow()
+    expect((await health()).payments.unresolvedPayments).toBe(0)
   })
 
   for (const rail of PAYER_RAILS)
