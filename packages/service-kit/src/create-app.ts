@@ -5,6 +5,7 @@ import { HTTPException } from 'hono/http-exception'
 import { methodNotAllowed } from 'hono/method-not-allowed'
 import { ApiError, errorBody } from './errors.ts'
 import type { Logger } from './logger.ts'
+import { sanitizeError } from './sanitize-error.ts'
 
 export type AppEnv = { Variables: { logger: Logger } }
 export type App = OpenAPIHono<AppEnv>
@@ -104,7 +105,11 @@ export const createApp = ({
       const message = error.message === MALFORMED_JSON ? 'malformed JSON body' : error.message
       return c.json(errorBody(message || 'bad request'), error.status)
     }
-    logger.error({ err: error, method: c.req.method, path: c.req.path }, 'unhandled error')
+    // Sanitized: a failed query's message carries its parameters (user text).
+    logger.error(
+      { err: sanitizeError(error), method: c.req.method, path: c.req.path },
+      'unhandled error',
+    )
     return c.json(errorBody('internal'), 500)
   })
 

@@ -9,7 +9,7 @@ export {
 export { type App, type AppEnv, type CreateAppParameters, createApp } from './create-app.ts'
 export { ApiError, type ErrorExtras, errorBody } from './errors.ts'
 export { type Es256Key, loadEs256Key } from './es256-key.ts'
-export { type JsonRouteOptions, jsonRoute } from './json-route.ts'
+export { type JsonRouteInput, type JsonRouteOptions, jsonRoute } from './json-route.ts'
 export { type CreateLoggerParameters, createLogger, type Logger } from './logger.ts'
 export { defineMcpTool, type McpTool, type MountMcpParameters, mountMcp } from './mcp.ts'
 export {
@@ -18,5 +18,9 @@ export {
   type PublicUrlCheck,
   type PublicUrlOptions,
 } from './outbound.ts'
+export { parseInput } from './parse-input.ts'
+export { ROW_ID_MAX, RowId, RowIdParam } from './row-id.ts'
+export { NUL_MESSAGE, SafeText } from './safe-text.ts'
+export { type SanitizedError, sanitizeError } from './sanitize-error.ts'
 export { type RunningServer, type ServeParameters, serve } from './serve.ts'
 export { postJson, startTestServer } from './testing.ts'

@@ -24,6 +24,7 @@ mountMcp(app, {
       description: 'adds two integers',
       inputSchema: z.object({ a: z.number().int(), b: z.number().int() }).strict(),
       annotations: { readOnlyHint: true },
+      validationMessage: 'invalid sum',
       handler: ({ a, b }) => {
         if (a < 0) throw new ApiError(400, 'negative', { field: 'a' })
         return { sum: a + b }
@@ -65,6 +66,19 @@ test('behavior: ApiError and bad arguments are tool errors, not transport errors
   })
   const invalid = await client.callTool({ name: 'add', arguments: { a: 'x' } })
   expect(invalid.isError).toBe(true)
+})
+
+test('behavior: bad arguments carry the route 400 body: its message and zod issues', async () => {
+  const invalid = await client.callTool({ name: 'add', arguments: { a: 'x', b: 1 } })
+  expect(invalid.isError).toBe(true)
+  const body = JSON.parse((invalid.content as Array<{ text: string }>)[0]!.text)
+  expect(body.error).toBe('invalid sum')
+  expect(body.issues[0]).toMatchObject({ path: ['a'], code: 'invalid_type' })
+  const unknown = await client.callTool({ name: 'nope', arguments: {} })
+  expect(unknown.isError).toBe(true)
+  expect(JSON.parse((unknown.content as Array<{ text: string }>)[0]!.text)).toEqual({
+    error: 'unknown tool: nope',
+  })
 })
 
 test('behavior: GET /mcp is 405 with Allow: POST', async () => {

@@ -1,9 +1,12 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js'
+import { CallToolRequestSchema, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js'
+import { HTTPException } from 'hono/http-exception'
 import type { z } from 'zod'
 import type { App } from './create-app.ts'
 import { ApiError, errorBody } from './errors.ts'
+import type { Logger } from './logger.ts'
+import { sanitizeError } from './sanitize-error.ts'
 
 export type McpTool<input extends z.ZodObject = z.ZodObject> = {
   name: string
@@ -11,6 +14,8 @@ export type McpTool<input extends z.ZodObject = z.ZodObject> = {
   description: string
   inputSchema: input
   annotations?: ToolAnnotations
+  /** The `error` of the tool error for arguments that fail `inputSchema`: the HTTP route's 400 message. */
+  validationMessage?: string
   /** Returns the tool's JSON result; an `ApiError` becomes an MCP tool error. */
   handler: (input: z.output<input>) => unknown | Promise<unknown>
 }
@@ -32,11 +37,37 @@ const toolResult = (value: unknown, isError = false) => ({
 })
 
 /**
+ * Runs one tool call and answers what the HTTP route would: the result; for
+ * bad arguments `{ error: validationMessage, issues }`; for an `ApiError` its
+ * `{ error, ...extras }`; for anything else `{ error: "internal" }`, with the
+ * cause logged (sanitized), never sent.
+ */
+const runTool = async (tool: McpTool, args: unknown, logger: Logger) => {
+  const parsed = await tool.inputSchema.safeParseAsync(args ?? {})
+  if (!parsed.success)
+    return toolResult(
+      errorBody(tool.validationMessage ?? 'invalid request', { issues: parsed.error.issues }),
+      true,
+    )
+  try {
+    return toolResult(await tool.handler(parsed.data))
+  } catch (error) {
+    if (error instanceof ApiError) return toolResult(errorBody(error.message, error.extras), true)
+    if (error instanceof HTTPException && error.status < 500)
+      return toolResult(errorBody(error.message || 'bad request'), true)
+    logger.error({ err: sanitizeError(error), tool: tool.name }, 'unhandled tool error')
+    return toolResult(errorBody('internal'), true)
+  }
+}
+
+/**
  * Mounts a stateless MCP server (Streamable HTTP, JSON responses) on `POST /mcp`:
  * each request gets a fresh server and transport, so any replica can answer it.
+ * Tool errors carry the same `{ error }` bodies as the HTTP routes.
  */
 export const mountMcp = (app: App, { name, version, tools, path = '/mcp' }: MountMcpParameters) => {
-  const buildServer = () => {
+  const byName = new Map(tools.map((tool) => [tool.name, tool]))
+  const buildServer = (logger: Logger) => {
     const server = new McpServer({ name, version })
     for (const tool of tools) {
       server.registerTool(
@@ -47,23 +78,22 @@ export const mountMcp = (app: App, { name, version, tools, path = '/mcp' }: Moun
           inputSchema: tool.inputSchema,
           ...(tool.annotations ? { annotations: tool.annotations } : {}),
         },
-        async (input: unknown) => {
-          try {
-            return toolResult(await tool.handler(input as never))
-          } catch (error) {
-            if (error instanceof ApiError) {
-              return toolResult(errorBody(error.message, error.extras), true)
-            }
-            throw error
-          }
-        },
+        (input: unknown) => runTool(tool, input, logger),
       )
     }
+    // The SDK validates arguments itself and answers with its own text (and
+    // a thrown error's message, which may be a driver's); this handler
+    // answers with our error bodies instead. tools/list stays the SDK's.
+    server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const tool = byName.get(request.params.name)
+      if (!tool) return toolResult(errorBody(`unknown tool: ${request.params.name}`), true)
+      return runTool(tool, request.params.arguments, logger)
+    })
     return server
   }
 
   app.post(path, async function handleMcp(c) {
-    const server = buildServer()
+    const server = buildServer(c.get('logger'))
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

@@ -1,13 +1,13 @@
-import { ApiError, defineMcpTool, type McpTool } from '@agents/service-kit'
+import { ApiError, defineMcpTool, type McpTool, SafeText } from '@agents/service-kit'
 import { z } from 'zod'
 import type { SwapDeps } from './deps.ts'
 import { CreateIntentBody, postIntent } from './intents/intents.ts'
 import { getMatch, matchView, payChallenge } from './matches/matches.ts'
 import { CreateOfferBody, ListOffersQuery } from './offers/offer-schemas.ts'
 import { listOffers, offerView, postOffer } from './offers/offers.ts'
-import { idOr404 } from './openapi-helpers.ts'
+import { INVALID_ID, idOr404 } from './openapi-helpers.ts'
 
-const MatchRef = z.object({ matchId: z.string().describe('the match id from swap_create_intent') })
+const MatchRef = z.object({ matchId: SafeText.describe('the match id from swap_create_intent') })
 
 const findMatch = async (deps: SwapDeps, matchId: string) => {
   const found = await getMatch(deps, idOr404(matchId, 'match'))
@@ -23,6 +23,7 @@ export const swapRailTools = (deps: SwapDeps): McpTool[] => [
     description:
       'Open offers by default, cheapest first per model. Check here for an existing open offer before posting a redundant sell.',
     inputSchema: ListOffersQuery,
+    validationMessage: 'invalid query',
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     handler: async (query) => ({ offers: (await listOffers(deps, query)).map(offerView) }),
   }),
@@ -32,6 +33,7 @@ export const swapRailTools = (deps: SwapDeps): McpTool[] => [
     description:
       'Post an offer: endpoint (your https OpenAI-compatible base URL), payTo, model, mtok (whole MTok) and priceUsd (USD per MTok). Waiting intents that fit are matched at once.',
     inputSchema: CreateOfferBody(deps.limits),
+    validationMessage: 'invalid offer',
     annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
     handler: (body) => postOffer(deps, body),
   }),
@@ -41,6 +43,7 @@ export const swapRailTools = (deps: SwapDeps): McpTool[] => [
     description:
       'Post an intent: model, mtok, maxPriceUsd (USD per MTok), optional buyer. Matched automatically with the cheapest open offer that fits; keep the match id secret.',
     inputSchema: CreateIntentBody(deps.limits),
+    validationMessage: 'invalid intent',
     annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
     handler: (body) => postIntent(deps, body),
   }),
@@ -50,6 +53,7 @@ export const swapRailTools = (deps: SwapDeps): McpTool[] => [
     description:
       'A match and, once paid, its grant (bearer + seller endpoint). Each read during the redemption window gives a fresh short-lived grant.',
     inputSchema: MatchRef,
+    validationMessage: INVALID_ID,
     annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },
     handler: async ({ matchId }) => matchView(deps, await findMatch(deps, matchId)),
   }),
@@ -59,6 +63,7 @@ export const swapRailTools = (deps: SwapDeps): McpTool[] => [
     description:
       "The single-payee challenge: one gross accept per rail pointing at the match's split (x402 on Base) and the MPP Tempo challenge. Settle it with your own signing tool, never with a key given to this server.",
     inputSchema: MatchRef,
+    validationMessage: INVALID_ID,
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     handler: async ({ matchId }) => {
       const found = await findMatch(deps, matchId)

@@ -1,3 +1,4 @@
+import { SafeText } from '@agents/service-kit'
 import { z } from 'zod'
 
 /** USDC has 6 decimals: 1 USD = 1_000_000 atomic units. */
@@ -10,7 +11,7 @@ const UNIT = 10n ** BigInt(USDC_DECIMALS)
  * `max` dollars. Becomes bigint atomic units: money is never a float here.
  */
 export const UsdAmount = (max: number) =>
-  z.union([z.string(), z.number()]).transform((value, context) => {
+  z.union([SafeText, z.number()]).transform((value, context) => {
     const text = typeof value === 'number' ? String(value) : value.trim()
     const match = /^(\d{1,12})(?:\.(\d{1,6}))?$/.exec(text)
     if (!match) {

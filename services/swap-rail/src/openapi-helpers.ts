@@ -1,4 +1,4 @@
-import { ApiError, type App } from '@agents/service-kit'
+import { ApiError, type App, parseInput, SafeText } from '@agents/service-kit'
 import { createRoute, type RouteConfig, z } from '@hono/zod-openapi'
 
 export const ErrorResponse = z
@@ -27,11 +27,18 @@ export const document = <route extends RouteConfig>(app: App, route: route) => {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-/** Ids are uuids; anything else cannot name a row, so it is the same 404. */
+/** The message of a 400 for a path id no row could have (U+0000). */
+export const INVALID_ID = 'invalid id'
+
+export const IdParam = z.object({ id: SafeText.openapi({ param: { name: 'id', in: 'path' } }) })
+
+/**
+ * Ids are uuids; anything else cannot name a row, so it is the same 404,
+ * except text the database could not even compare (U+0000): a 400.
+ */
 export const idOr404 = (id: string | undefined, what: string) => {
   if (id === undefined) throw new ApiError(404, `no such ${what}`)
+  parseInput(IdParam, { id }, INVALID_ID)
   if (!UUID.test(id)) throw new ApiError(404, `no such ${what}`)
   return id.toLowerCase()
 }
-
-export const IdParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) })

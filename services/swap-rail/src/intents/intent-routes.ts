@@ -33,7 +33,10 @@ export const registerIntentRoutes = (app: App, deps: SwapDeps) => {
     summary: 'An intent and its match id once matched',
     request: { params: IdParam },
     ...freeRead,
-    responses: { 200: json(Intent, 'the intent'), ...errors({ 404: 'no such intent' }) },
+    responses: {
+      200: json(Intent, 'the intent'),
+      ...errors({ 400: 'invalid id', 404: 'no such intent' }),
+    },
   })
   app.get(getPath, async (c) => {
     const found = await getIntent(deps, idOr404(c.req.param('id'), 'intent'))

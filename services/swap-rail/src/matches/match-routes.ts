@@ -15,7 +15,10 @@ export const registerMatchRoutes = (app: App, deps: SwapDeps) => {
       'The match id is the capability: it is unguessable (uuid v4) and whoever holds it can read the grant. During the redemption window every read hands out a fresh short-lived grant.',
     request: { params: IdParam },
     ...freeRead,
-    responses: { 200: json(Match, 'the match'), ...errors({ 404: 'no such match' }) },
+    responses: {
+      200: json(Match, 'the match'),
+      ...errors({ 400: 'invalid id', 404: 'no such match' }),
+    },
   })
   app.get(getPath, async (c) => {
     const found = await getMatch(deps, idOr404(c.req.param('id'), 'match'))
@@ -41,6 +44,7 @@ export const registerMatchRoutes = (app: App, deps: SwapDeps) => {
       200: json(Match, 'paid: the match with its grant'),
       402: json(z.object({ error: z.string() }).passthrough(), 'payment required or not verified'),
       ...errors({
+        400: 'invalid id',
         404: 'no such match',
         409: 'already paid, or a payment is being settled',
         410: 'payment window ended',

@@ -1,7 +1,15 @@
 import { ApiError, type App, jsonRoute } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import type { SwapDeps } from '../deps.ts'
-import { document, errors, freeRead, IdParam, idOr404, json } from '../openapi-helpers.ts'
+import {
+  document,
+  errors,
+  freeRead,
+  IdParam,
+  INVALID_ID,
+  idOr404,
+  json,
+} from '../openapi-helpers.ts'
 import { CancelOfferBody, CreateOfferBody, ListOffersQuery } from './offer-schemas.ts'
 import { cancelMessage, cancelOffer, getOffer, listOffers, offerView, postOffer } from './offers.ts'
 
@@ -51,7 +59,10 @@ export const registerOfferRoutes = (app: App, deps: SwapDeps) => {
     summary: 'One offer (free read)',
     request: { params: IdParam },
     ...freeRead,
-    responses: { 200: json(Offer, 'the offer'), ...errors({ 404: 'no such offer' }) },
+    responses: {
+      200: json(Offer, 'the offer'),
+      ...errors({ 400: INVALID_ID, 404: 'no such offer' }),
+    },
   })
   app.get(getPath, async (c) => {
     const offer = await getOffer(deps, idOr404(c.req.param('id'), 'offer'))
@@ -71,7 +82,7 @@ export const registerOfferRoutes = (app: App, deps: SwapDeps) => {
       responses: {
         200: json(Offer, 'cancelled'),
         ...errors({
-          400: 'invalid body',
+          400: 'invalid cancel, or invalid id',
           403: 'not signed by payTo',
           404: 'no such offer',
           409: 'offer not open',
@@ -92,6 +103,6 @@ export const registerOfferRoutes = (app: App, deps: SwapDeps) => {
         )
       return c.json(offerView(result.offer), 200)
     },
-    { validationMessage: 'invalid cancel' },
+    { validationMessage: 'invalid cancel', paramsMessage: INVALID_ID },
   )
 }

@@ -1,19 +1,17 @@
+import { SafeText } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import { isAddress } from 'viem'
 import { UsdAmount } from '../money.ts'
 
-export const ModelId = z
-  .string()
-  .regex(
-    /^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$/,
-    'a model id: letters, digits and . _ : / @ + -, at most 128 characters',
-  )
-  .openapi({ example: 'llama-3.3-70b-instruct' })
+export const ModelId = SafeText.regex(
+  /^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$/,
+  'a model id: letters, digits and . _ : / @ + -, at most 128 characters',
+).openapi({ example: 'llama-3.3-70b-instruct' })
 
-export const EvmAddress = z
-  .string()
-  .refine((value) => isAddress(value, { strict: false }), 'expected a 0x-prefixed EVM address')
-  .openapi({ example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' })
+export const EvmAddress = SafeText.refine(
+  (value) => isAddress(value, { strict: false }),
+  'expected a 0x-prefixed EVM address',
+).openapi({ example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' })
 
 export const Mtok = (max: number) =>
   z
@@ -26,7 +24,7 @@ export const Mtok = (max: number) =>
 export const CreateOfferBody = (limits: { maxMtok: number; maxPriceUsd: number }) =>
   z
     .object({
-      endpoint: z.string().max(2048).openapi({
+      endpoint: SafeText.max(2048).openapi({
         description:
           "The seller's OpenAI-compatible base URL (https). Buyers call POST {endpoint}/chat/completions with the grant.",
         example: 'https://seller.example/v1',
@@ -45,9 +43,7 @@ export const CreateOfferBody = (limits: { maxMtok: number; maxPriceUsd: number }
 
 export const CancelOfferBody = z
   .object({
-    signature: z
-      .string()
-      .regex(/^0x[0-9a-fA-F]+$/, 'a 0x-prefixed hex signature')
+    signature: SafeText.regex(/^0x[0-9a-fA-F]+$/, 'a 0x-prefixed hex signature')
       .max(2 + 2 * 1024)
       .openapi({ description: 'EIP-191 personal_sign by payTo over the cancel message' }),
   })

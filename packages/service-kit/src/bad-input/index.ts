@@ -1,0 +1,16 @@
+export { integerOutOfRange, paramText, stringWithNul } from './bad-values.ts'
+export { listPositions, type Position } from './list-positions.ts'
+export {
+  type JsonSchema,
+  listOperations,
+  type OpenApiDocument,
+  resolveSchema,
+  type WalkedOperation,
+} from './openapi-operations.ts'
+export { type Samples, sampleFromSchema } from './sample-from-schema.ts'
+export {
+  type Credential,
+  type WalkBadInputParameters,
+  type WalkBadInputReturnType,
+  walkBadInput,
+} from './walk-bad-input.ts'
