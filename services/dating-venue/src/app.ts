@@ -1,11 +1,13 @@
 import { paymentsHealth } from '@agents/payments'
 import { type App, createApp, mountMcp } from '@agents/service-kit'
+import { z } from '@hono/zod-openapi'
 import type { MiddlewareHandler } from 'hono'
 import { registerAdminRoutes } from './admin/admin-routes.ts'
 import type { VenueDeps } from './deps.ts'
 import { registerEscalationRoutes } from './escalation/escalation-routes.ts'
 import { homePage, llmsFullTxt, llmsTxt, skillMd } from './front/documents.ts'
 import { venueTools } from './mcp-tools.ts'
+import { documentRoute, registerSecuritySchemes, SECURITY } from './openapi.ts'
 import { registerRoutes } from './routes.ts'
 
 export const SERVICE_NAME = 'dating-venue'
@@ -37,10 +39,27 @@ export const buildApp = (
       return c.json({ ok: true, mode: 'day0', payments: await paymentsHealth(deps.payments) })
     },
   })
-  app.get('/', (c) => c.html(homePage(deps.baseUrl())))
-  app.get('/skill', (c) => c.body(skillMd(deps.baseUrl()), 200, markdown))
-  app.get('/llms.txt', (c) => c.body(llmsTxt(deps.baseUrl()), 200, markdown))
-  app.get('/llms-full.txt', (c) => c.body(llmsFullTxt(deps.baseUrl()), 200, markdown))
+  registerSecuritySchemes(app)
+  const page = (path: string, summary: string, type: string) =>
+    documentRoute(app, {
+      method: 'get',
+      path,
+      summary,
+      security: SECURITY.none,
+      responses: { 200: { description: summary, content: { [type]: { schema: z.string() } } } },
+    })
+  app.get(page('/', 'Home page: boards and house policy', 'text/html'), (c) =>
+    c.html(homePage(deps.baseUrl())),
+  )
+  app.get(page('/skill', 'The skill document', 'text/markdown'), (c) =>
+    c.body(skillMd(deps.baseUrl()), 200, markdown),
+  )
+  app.get(page('/llms.txt', 'Prose entry point for agents', 'text/markdown'), (c) =>
+    c.body(llmsTxt(deps.baseUrl()), 200, markdown),
+  )
+  app.get(page('/llms-full.txt', 'The full text for agents', 'text/markdown'), (c) =>
+    c.body(llmsFullTxt(deps.baseUrl()), 200, markdown),
+  )
   registerRoutes(app, deps)
   registerAdminRoutes(app, deps)
   registerEscalationRoutes(app, deps)

@@ -1,10 +1,18 @@
-import { type App, jsonRoute } from '@agents/service-kit'
+import { type App, jsonRoute, parseInput, RowIdParam } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import { streamSSE } from 'hono/streaming'
 import { PersonaBody, submitPersona } from './admission/admission.ts'
 import { AgentBody, registerAgent, VerifyBody, verifyAgent } from './agents/agents.ts'
-import { boardsClosed, PostBody, postToBoard, readBoard, readFloor } from './boards/boards.ts'
 import {
+  BoardParams,
+  boardsClosed,
+  PostBody,
+  postToBoard,
+  readBoard,
+  readFloor,
+} from './boards/boards.ts'
+import {
+  CoupleParams,
   coupleIdOf,
   postTurn,
   readCouple,
@@ -15,17 +23,25 @@ import {
 import type { VenueDeps } from './deps.ts'
 import { getClientAddress } from './geo/index.ts'
 import { HeartFileBody, submitHeartFile } from './intake/heart-file.ts'
+import { documentRoute, jsonRequest, jsonResponses, SECURITY } from './openapi.ts'
 import { fileReport, ReportBody } from './reports/reports.ts'
 
-const Any = z.object({}).passthrough()
-const post = <schema extends z.ZodType>(path: string, summary: string, schema: schema) =>
+const post = <schema extends z.ZodType, params extends z.ZodObject | undefined = undefined>(
+  path: string,
+  summary: string,
+  schema: schema,
+  { params, security }: { params?: params; security?: Array<Record<string, string[]>> } = {},
+) =>
   createRoute({
     method: 'post',
     path,
     summary,
-    request: { body: { content: { 'application/json': { schema } } } },
-    responses: { 200: { description: 'done', content: { 'application/json': { schema: Any } } } },
+    ...(security ? { security } : {}),
+    request: { body: jsonRequest(schema), params: params as params },
+    responses: jsonResponses(),
   })
+
+const CoupleReadQuery = z.object({ personaId: RowIdParam })
 
 const FLOOR_POLL_MS = 1000
 
@@ -39,7 +55,14 @@ export const registerRoutes = (app: App, deps: VenueDeps) => {
   )
   jsonRoute(
     app,
-    post('/api/intake/agent', 'Register an agent endpoint: returns its challenge nonce', AgentBody),
+    post(
+      '/api/intake/agent',
+      'Register an agent endpoint: returns its challenge nonce',
+      AgentBody,
+      {
+        security: SECURITY.optionalCredential,
+      },
+    ),
     async (c, body) => c.json(await registerAgent(deps, body, c.req.header('authorization'))),
     { validationMessage: 'invalid agent' },
   )
@@ -58,7 +81,9 @@ export const registerRoutes = (app: App, deps: VenueDeps) => {
   )
   jsonRoute(
     app,
-    post('/api/personas', 'Enter a persona: adult gate, chaperone, capacity', PersonaBody),
+    post('/api/personas', 'Enter a persona: adult gate, chaperone, capacity', PersonaBody, {
+      security: SECURITY.optionalCredential,
+    }),
     async (c, body) => {
       const answer = await submitPersona(deps, body, c.req.header('authorization'))
       return c.json(answer.body, answer.status)
@@ -67,7 +92,9 @@ export const registerRoutes = (app: App, deps: VenueDeps) => {
   )
   jsonRoute(
     app,
-    post('/api/report', 'Report a persona, post, turn or couple', ReportBody),
+    post('/api/report', 'Report a persona, post, turn or couple', ReportBody, {
+      security: SECURITY.optionalCredential,
+    }),
     async (c, body) =>
       c.json(
         await fileReport(deps, body, {
@@ -80,17 +107,15 @@ export const registerRoutes = (app: App, deps: VenueDeps) => {
   )
   jsonRoute(
     app,
-    post('/api/boards/{board}', 'Post to seeking or debriefs for your persona', PostBody),
-    async (c, body) => {
-      const answer = await postToBoard(
-        deps,
-        c.req.param('board') ?? '',
-        body,
-        c.req.header('authorization'),
-      )
+    post('/api/boards/{board}', 'Post to seeking or debriefs for your persona', PostBody, {
+      params: BoardParams,
+      security: SECURITY.credential,
+    }),
+    async (c, body, { params }) => {
+      const answer = await postToBoard(deps, params.board, body, c.req.header('authorization'))
       return c.json(answer.body, answer.status)
     },
-    { validationMessage: 'invalid post' },
+    { validationMessage: 'invalid post', paramsMessage: 'invalid board' },
   )
 
   jsonRoute(
@@ -99,6 +124,7 @@ export const registerRoutes = (app: App, deps: VenueDeps) => {
       '/api/couples/{id}/turns',
       'A courtship turn for your persona (alternating, safety-checked)',
       TurnBody,
+      { params: CoupleParams, security: SECURITY.credential },
     ),
     async (c, body) => {
       const answer = await postTurn(
@@ -109,7 +135,7 @@ export const registerRoutes = (app: App, deps: VenueDeps) => {
       )
       return c.json(answer.body, answer.status)
     },
-    { validationMessage: 'invalid turn' },
+    { validationMessage: 'invalid turn', paramsMessage: 'bad couple id' },
   )
   jsonRoute(
     app,
@@ -117,17 +143,24 @@ export const registerRoutes = (app: App, deps: VenueDeps) => {
       '/api/couples/{id}/withdraw',
       'End the courtship; both personas are free again',
       WithdrawBody,
+      { params: CoupleParams, security: SECURITY.credential },
     ),
     async (c, body) =>
       c.json(
         await withdraw(deps, coupleIdOf(c.req.param('id')), body, c.req.header('authorization')),
       ),
-    { validationMessage: 'invalid withdraw' },
+    { validationMessage: 'invalid withdraw', paramsMessage: 'bad couple id' },
   )
-  app.get('/api/couples/:id', async (c) => {
-    const personaId = Number(c.req.query('personaId'))
-    if (!Number.isInteger(personaId) || personaId <= 0)
-      return c.json({ error: 'personaId required' }, 400)
+  const couplePath = documentRoute(app, {
+    method: 'get',
+    path: '/api/couples/{id}',
+    summary: 'A couple as its own personas see it: handles, state, published turns',
+    security: SECURITY.credential,
+    request: { params: CoupleParams, query: CoupleReadQuery },
+    responses: jsonResponses({ 403: 'not your persona', 404: 'no such couple' }),
+  })
+  app.get(couplePath, async (c) => {
+    const { personaId } = parseInput(CoupleReadQuery, c.req.query(), 'personaId required')
     return c.json(
       await readCouple(
         deps,
@@ -137,14 +170,38 @@ export const registerRoutes = (app: App, deps: VenueDeps) => {
       ),
     )
   })
-  app.get('/.well-known/jwks.json', (c) => c.json(deps.signer.jwks))
+  const jwksPath = documentRoute(app, {
+    method: 'get',
+    path: '/.well-known/jwks.json',
+    summary: "The venue's public keys: agents verify its signed callbacks with them",
+    security: SECURITY.none,
+    responses: jsonResponses(),
+  })
+  app.get(jwksPath, (c) => c.json(deps.signer.jwks))
 
-  app.get('/api/boards/:board', async (c) => {
+  const boardPath = documentRoute(app, {
+    method: 'get',
+    path: '/api/boards/{board}',
+    summary: 'The 50 most recent published items of a board (unknown boards are empty)',
+    security: SECURITY.none,
+    request: { params: BoardParams },
+    responses: jsonResponses({ 403: 'boards are closed until the venue opens' }),
+  })
+  app.get(boardPath, async (c) => {
+    const { board } = parseInput(BoardParams, c.req.param(), 'invalid board')
     if (!(await deps.settings.venueOpen())) throw boardsClosed()
-    return c.json(await readBoard(deps, c.req.param('board')))
+    return c.json(await readBoard(deps, board))
   })
 
-  app.get('/api/floor', async (c) => {
+  const floorPath = documentRoute(app, {
+    method: 'get',
+    path: '/api/floor',
+    summary:
+      'The public live feed: published turns and posts; with Accept: text/event-stream, a stream',
+    security: SECURITY.none,
+    responses: jsonResponses(),
+  })
+  app.get(floorPath, async (c) => {
     if (!(c.req.header('accept') ?? '').includes('text/event-stream'))
       return c.json({ items: await readFloor(deps) })
     return streamSSE(c, async (stream) => {

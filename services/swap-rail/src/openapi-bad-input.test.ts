@@ -24,6 +24,7 @@ describe.each(testBackends(TEST_DATABASE_URL))(
 
     it('U+0000 in any string and ids outside int4 never get a 5xx, and errors are JSON with error', async () => {
       const { operations, failures, requests } = await walkBadInput({
+        runsPerPosition: 10,
         baseUrl: rail.url,
         samples: {
           endpoint: 'https://seller.example/v1',

@@ -42,6 +42,11 @@ export type WalkBadInputReturnType = {
   /** `METHOD /path` of every operation walked. */
   operations: string[]
   requests: number
+  /**
+   * The status of each operation's unchanged request per credential
+   * (`'POST /api/report [credential]': 200`): shows how far valid requests get.
+   */
+  baseStatuses: Record<string, number>
   /** One line per position whose generated value got a 5xx or an error body without `error`. */
   failures: string[]
 }
@@ -118,6 +123,7 @@ export const walkBadInput = async ({
   const document = (await (await fetch(`${baseUrl}/openapi.json`)).json()) as OpenApiDocument
   const operations = listOperations(document).filter((operation) => !skip(operation))
   const failures: string[] = []
+  const baseStatuses: Record<string, number> = {}
   let requests = 0
 
   for (const operation of operations) {
@@ -138,7 +144,7 @@ export const walkBadInput = async ({
       body: operation.body ? clone(sampleFromSchema(document, named, operation.body)) : undefined,
     })
 
-    const send = async (draft: Draft, scheme: string) => {
+    const send = async (draft: Draft, scheme: string): Promise<number> => {
       const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) =>
         encodeURIComponent(draft.params[name] ?? ''),
       )
@@ -175,6 +181,7 @@ export const walkBadInput = async ({
         if (typeof (json as { error?: unknown } | null)?.error !== 'string')
           throw problem('error body has no string `error`')
       }
+      return response.status
     }
 
     const check = async (
@@ -207,7 +214,7 @@ export const walkBadInput = async ({
     const schemes = operation.schemes.filter((scheme) => scheme === '' || credentials[scheme])
     for (const scheme of schemes) {
       try {
-        await send(baseDraft(), scheme)
+        baseStatuses[`${label} [${scheme || 'no credential'}]`] = await send(baseDraft(), scheme)
       } catch (error) {
         failures.push(`base request: ${(error as Error).message}`)
       }
@@ -252,6 +259,7 @@ export const walkBadInput = async ({
   return {
     operations: operations.map((operation) => `${operation.method} ${operation.path}`),
     requests,
+    baseStatuses,
     failures,
   }
 }

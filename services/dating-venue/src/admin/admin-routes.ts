@@ -1,15 +1,36 @@
 import type { App } from '@agents/service-kit'
-import { ApiError } from '@agents/service-kit'
+import { ApiError, SafeText } from '@agents/service-kit'
+import { z } from '@hono/zod-openapi'
 import type { VenueDeps } from '../deps.ts'
 import { runBeat } from '../matchmaking/beat.ts'
+import { documentRoute, jsonRequest, jsonResponses, SECURITY } from '../openapi.ts'
 import { requireOperator } from './admin-auth.ts'
+
+// Documented shapes; the handlers check them with the messages the spec names.
+const BeatBody = z
+  .object({ cycleId: SafeText.regex(/^[\w:.-]{1,80}$/).optional() })
+  .openapi('Beat', { description: 'optional; an empty body runs a fresh cycle' })
+const SettingsBody = z
+  .object({
+    key: z.enum(['cap', 'venue_open']),
+    value: z.union([SafeText, z.number().int(), z.boolean()]),
+  })
+  .openapi('Setting')
 
 /** The operator console's actions (more join in later issues: beat, broker). */
 export const registerAdminRoutes = (app: App, deps: VenueDeps) => {
   const operator = requireOperator(deps.adminToken)
   app.use('/admin/*', operator)
   app.use('/admin', operator)
-  app.post('/admin/actions/beat', async (c) => {
+  const beatPath = documentRoute(app, {
+    method: 'post',
+    path: '/admin/actions/beat',
+    summary: 'Runs a match beat now',
+    security: SECURITY.operator,
+    request: { body: jsonRequest(BeatBody) },
+    responses: jsonResponses({ 409: 'a beat is running' }),
+  })
+  app.post(beatPath, async (c) => {
     const text = await c.req.text()
     let cycleId: string | undefined
     if (text.trim()) {
@@ -28,7 +49,15 @@ export const registerAdminRoutes = (app: App, deps: VenueDeps) => {
     if (!result.ran) throw new ApiError(409, 'a beat is running; try again when it ends')
     return c.json(result.value)
   })
-  app.post('/admin/actions/settings', async (c) => {
+  const settingsPath = documentRoute(app, {
+    method: 'post',
+    path: '/admin/actions/settings',
+    summary: 'Sets an operator setting (cap, venue_open)',
+    security: SECURITY.operator,
+    request: { body: jsonRequest(SettingsBody) },
+    responses: jsonResponses(),
+  })
+  app.post(settingsPath, async (c) => {
     let body: { key?: unknown; value?: unknown }
     try {
       body = (await c.req.json()) as typeof body

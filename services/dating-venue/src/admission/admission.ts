@@ -1,4 +1,4 @@
-import { ApiError } from '@agents/service-kit'
+import { ApiError, RowId, SafeText } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import { and, eq, sql } from 'drizzle-orm'
 import { type Actor, authenticate, ownerIdOf } from '../credentials/actors.ts'
@@ -9,18 +9,16 @@ import { embedInBackground } from '../matchmaking/embed-personas.ts'
 
 export const PersonaBody = z
   .object({
-    handle: z
-      .string()
-      .min(1)
+    handle: SafeText.min(1)
       .max(64)
       .regex(/^\S(.*\S)?$/, 'no leading or trailing spaces'),
-    model: z.string().trim().min(1).max(200),
-    persona_age: z.string().openapi({ description: 'must equal "18+" exactly' }),
-    heart: z.union([Heart, z.string().trim().min(1).max(8000)]),
+    model: SafeText.trim().min(1).max(200),
+    persona_age: SafeText.openapi({ description: 'must equal "18+" exactly' }),
+    heart: z.union([Heart, SafeText.trim().min(1).max(8000)]),
     redteam: z.boolean().optional(),
-    ownerId: z.number().int().positive().optional(),
-    homeMarket: z.string().max(40).optional(),
-    activeMarket: z.string().max(40).optional(),
+    ownerId: RowId.optional(),
+    homeMarket: SafeText.max(40).optional(),
+    activeMarket: SafeText.max(40).optional(),
   })
   .strict()
   .openapi('Persona')

@@ -1,5 +1,5 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto'
-import { ApiError, checkPublicUrl } from '@agents/service-kit'
+import { ApiError, checkPublicUrl, RowId, SafeText } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import { and, eq } from 'drizzle-orm'
 import { getAddress, isAddress, recoverMessageAddress } from 'viem'
@@ -9,17 +9,16 @@ import { agentEndpoints, personas } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
 import { postJsonOutbound } from '../outbound/index.ts'
 
-const PositiveId = z.number().int().positive()
-
 export const AgentBody = z
   .object({
-    ownerId: PositiveId.optional(),
-    personaId: PositiveId.optional(),
+    ownerId: RowId.optional(),
+    personaId: RowId.optional(),
     runtime: z.enum(['openclaw', 'hermes', 'claude', 'codex', 'other']),
-    callbackUrl: z.string().max(2048).optional().openapi({ description: 'https URL' }),
-    publicKey: z
-      .string()
-      .refine((value) => isAddress(value, { strict: false }), 'expected an EVM address')
+    callbackUrl: SafeText.max(2048).optional().openapi({ description: 'https URL' }),
+    publicKey: SafeText.refine(
+      (value) => isAddress(value, { strict: false }),
+      'expected an EVM address',
+    )
       .optional()
       .openapi({ description: 'EVM address; needed for the signature proof' }),
   })
@@ -33,12 +32,9 @@ export type AgentBody = z.infer<typeof AgentBody>
 
 export const VerifyBody = z
   .object({
-    endpointId: PositiveId,
-    signature: z
-      .string()
-      .regex(/^0x[0-9a-fA-F]{2,2048}$/, 'a 0x-prefixed hex signature')
-      .optional(),
-    echoToken: z.string().max(300).optional(),
+    endpointId: RowId,
+    signature: SafeText.regex(/^0x[0-9a-fA-F]{2,2048}$/, 'a 0x-prefixed hex signature').optional(),
+    echoToken: SafeText.max(300).optional(),
   })
   .strict()
   .openapi('VerifyAgent')

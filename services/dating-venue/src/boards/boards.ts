@@ -1,4 +1,4 @@
-import { ApiError } from '@agents/service-kit'
+import { ApiError, RowId, SafeText } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import { and, desc, eq, gt, sql } from 'drizzle-orm'
 import { authenticate, requirePersona } from '../credentials/actors.ts'
@@ -12,11 +12,16 @@ export const KNOWN_BOARDS = ['courtships', 'seeking', 'debriefs', 'notifications
 
 export const PostBody = z
   .object({
-    personaId: z.number().int().positive(),
-    body: z.string().trim().min(1).max(2000),
+    personaId: RowId,
+    body: SafeText.trim().min(1).max(2000),
   })
   .strict()
   .openapi('BoardPost')
+
+/** `:board` of the board routes: any name (unknown boards are empty), but one the database can compare. */
+export const BoardParams = z.object({
+  board: SafeText.openapi({ param: { name: 'board', in: 'path' }, example: 'seeking' }),
+})
 
 export const boardsClosed = () =>
   new ApiError(403, 'boards are closed until the venue opens; GET /api/floor is the public feed')

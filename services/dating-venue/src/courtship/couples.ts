@@ -1,4 +1,4 @@
-import { ApiError } from '@agents/service-kit'
+import { ApiError, RowId, RowIdParam, SafeText } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import { and, asc, eq, sql } from 'drizzle-orm'
 import { authenticate, requirePersona } from '../credentials/actors.ts'
@@ -9,21 +9,24 @@ export const TURN_MAX_CHARS = 2000
 
 export const TurnBody = z
   .object({
-    personaId: z.number().int().positive(),
-    body: z.string().trim().min(1).max(TURN_MAX_CHARS),
+    personaId: RowId,
+    body: SafeText.trim().min(1).max(TURN_MAX_CHARS),
   })
   .strict()
   .openapi('CourtshipTurn')
 
-export const WithdrawBody = z
-  .object({ personaId: z.number().int().positive() })
-  .strict()
-  .openapi('Withdraw')
+export const WithdrawBody = z.object({ personaId: RowId }).strict().openapi('Withdraw')
 
+/** `:id` of the couple routes, as documented. */
+export const CoupleParams = z.object({
+  id: RowIdParam.openapi({ param: { name: 'id', in: 'path' }, example: 1 }),
+})
+
+/** A couple id from a path: digits naming a possible row (1 to 2^31 - 1), else 400 `bad couple id`. */
 export const coupleIdOf = (raw: string | undefined) => {
-  const id = Number(raw)
-  if (!raw || !/^\d{1,9}$/.test(raw) || id <= 0) throw new ApiError(400, 'bad couple id')
-  return id
+  const parsed = RowIdParam.safeParse(raw)
+  if (!raw || !/^\d+$/.test(raw) || !parsed.success) throw new ApiError(400, 'bad couple id')
+  return parsed.data
 }
 
 /** The couple and the persona of it the caller speaks for: 404, 403 (not theirs or not in it). */

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
-import { ApiError } from '@agents/service-kit'
+import { ApiError, ROW_ID_MAX } from '@agents/service-kit'
 
 /**
  * Bearer credentials the venue issues: `vo_<ownerId>_<secret>` when an owner
@@ -25,7 +25,8 @@ export type ParsedCredential = { kind: CredentialKind; id: number; secret: strin
 
 export const parseCredential = (value: string): ParsedCredential | undefined => {
   const match = /^(vo|va)_([1-9]\d{0,9})_([A-Za-z0-9_-]{43})$/.exec(value)
-  if (!match) return undefined
+  // An id no row can have (over int4) is no credential, not a query that fails.
+  if (!match || Number(match[2]) > ROW_ID_MAX) return undefined
   return { kind: match[1] === 'vo' ? 'owner' : 'agent', id: Number(match[2]), secret: match[3]! }
 }
 

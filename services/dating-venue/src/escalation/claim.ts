@@ -1,7 +1,8 @@
-import { ApiError } from '@agents/service-kit'
+import { ApiError, parseInput } from '@agents/service-kit'
 import { and, eq, gt, isNull, or, sql } from 'drizzle-orm'
 import { identitySessions, invites, owners } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
+import { ClaimBody, OwnerRef } from './escalation-schemas.ts'
 
 /** The signed-in human behind a login token, or a 401 `auth verification failed` with the reason. */
 export const signedInHuman = async (deps: VenueDeps, authToken: string | undefined) => {
@@ -46,14 +47,7 @@ export const startIdentityCheck = async (deps: VenueDeps, ownerId: number) => {
  * transaction. Then the identity check is started.
  */
 export const claimInvite = async (deps: VenueDeps, body: unknown) => {
-  const { token, authToken } = (body ?? {}) as { token?: unknown; authToken?: unknown }
-  if (
-    typeof token !== 'string' ||
-    token.length < 8 ||
-    typeof authToken !== 'string' ||
-    authToken.length < 8
-  )
-    throw new ApiError(400, 'token + authToken required')
+  const { token, authToken } = parseInput(ClaimBody, body, 'token + authToken required')
   const subject = await signedInHuman(deps, authToken)
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(token))
     throw new ApiError(404, 'invalid or used invite')
@@ -120,9 +114,7 @@ export const newIdentitySession = async (
   body: unknown,
   authorization: string | undefined,
 ) => {
-  const ownerId = (body as { ownerId?: unknown } | null)?.ownerId
-  if (typeof ownerId !== 'number' || !Number.isInteger(ownerId) || ownerId <= 0)
-    throw new ApiError(400, 'ownerId required')
+  const { ownerId } = parseInput(OwnerRef, body, 'ownerId required')
   const [owner] = await deps.database.db.select().from(owners).where(eq(owners.id, ownerId))
   if (!owner) throw new ApiError(404, 'no such owner')
   if (owner.tier !== 'profile_claimed' && owner.tier !== 'identity_verified')

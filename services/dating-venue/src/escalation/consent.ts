@@ -1,9 +1,10 @@
-import { ApiError } from '@agents/service-kit'
+import { ApiError, parseInput } from '@agents/service-kit'
 import { and, count, eq, sql } from 'drizzle-orm'
 import { authenticate, ownerIdOf } from '../credentials/actors.ts'
 import { couples, events, introConsents } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
 import { coupleOwners } from './couple-owners.ts'
+import { OwnerRef } from './escalation-schemas.ts'
 
 /**
  * POST /api/couples/:id/intro-consent: the owner (by its credential) agrees
@@ -17,9 +18,7 @@ export const giveIntroConsent = async (
   body: unknown,
   authorization: string | undefined,
 ) => {
-  const ownerId = (body as { ownerId?: unknown } | null)?.ownerId
-  if (typeof ownerId !== 'number' || !Number.isInteger(ownerId) || ownerId <= 0)
-    throw new ApiError(400, 'ownerId required')
+  const { ownerId } = parseInput(OwnerRef, body, 'ownerId required')
   const actor = await authenticate(deps.database, authorization, 'consenting for an owner')
   if (ownerIdOf(actor) !== ownerId)
     throw new ApiError(403, 'credential does not act for this owner')

@@ -1,13 +1,11 @@
 import { ApiError } from '@agents/service-kit'
 import { eq, inArray } from 'drizzle-orm'
+import { coupleIdOf } from '../courtship/couples.ts'
 import { couples, owners, personas } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
 
-/** `:coupleId` from a path: a positive integer, else 400 `bad couple id`. */
-export const parseCoupleId = (raw: string | undefined) => {
-  if (!raw || !/^\d{1,9}$/.test(raw) || Number(raw) <= 0) throw new ApiError(400, 'bad couple id')
-  return Number(raw)
-}
+/** `:coupleId` from a path: a positive integer an id column can hold, else 400 `bad couple id`. */
+export const parseCoupleId = coupleIdOf
 
 /**
  * A couple and the owners of its two personas. 404 `no such couple` for an

@@ -1,11 +1,16 @@
 import { randomBytes } from 'node:crypto'
-import { ApiError, type App } from '@agents/service-kit'
+import { ApiError, type App, SafeText } from '@agents/service-kit'
+import { z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
+import { CoupleParams } from '../courtship/couples.ts'
 import type { VenueDeps } from '../deps.ts'
+import { WebhookBody } from '../identity/webhook.ts'
+import { documentRoute, jsonRequest, jsonResponses, SECURITY } from '../openapi.ts'
 import { claimInvite, newIdentitySession } from './claim.ts'
 import { claimPage } from './claim-page.ts'
 import { giveIntroConsent } from './consent.ts'
 import { parseCoupleId } from './couple-owners.ts'
+import { BrokerBody, ClaimBody, EscalationParams, OwnerRef } from './escalation-schemas.ts'
 import { applyIdentityEvent } from './identity-events.ts'
 import { createInvites, readOwnInvite } from './invites.ts'
 import { brokerCouple, escalationStatus, giveRevealConsent, reveal } from './reveal.ts'
@@ -23,7 +28,15 @@ const jsonBody = async (c: Context) => {
 
 /** Consent, invites, the human's claim, the identity check and its webhook, the reveal, and the broker action. */
 export const registerEscalationRoutes = (app: App, deps: VenueDeps) => {
-  app.post('/api/couples/:id/intro-consent', async (c) =>
+  const consentPath = documentRoute(app, {
+    method: 'post',
+    path: '/api/couples/{id}/intro-consent',
+    summary: 'The owner agrees that the humans should meet; the second consent commits the couple',
+    security: SECURITY.credential,
+    request: { params: CoupleParams, body: jsonRequest(OwnerRef) },
+    responses: jsonResponses({ 403: 'owner not in this couple', 404: 'no such couple' }),
+  })
+  app.post(consentPath, async (c) =>
     c.json(
       await giveIntroConsent(
         deps,
@@ -33,7 +46,15 @@ export const registerEscalationRoutes = (app: App, deps: VenueDeps) => {
       ),
     ),
   )
-  app.post('/api/escalations/:coupleId/invite', async (c) =>
+  const invitePath = documentRoute(app, {
+    method: 'post',
+    path: '/api/escalations/{coupleId}/invite',
+    summary: 'One-time invites, one per owner, handed to the agents',
+    security: SECURITY.credential,
+    request: { params: EscalationParams },
+    responses: jsonResponses({ 404: 'couple/owners not found', 409: 'couple not committed' }),
+  })
+  app.post(invitePath, async (c) =>
     c.json(
       await createInvites(
         deps,
@@ -42,7 +63,15 @@ export const registerEscalationRoutes = (app: App, deps: VenueDeps) => {
       ),
     ),
   )
-  app.get('/api/escalations/:coupleId/invite', async (c) =>
+  documentRoute(app, {
+    method: 'get',
+    path: '/api/escalations/{coupleId}/invite',
+    summary: "The caller's own owner's unclaimed invite",
+    security: SECURITY.credential,
+    request: { params: EscalationParams },
+    responses: jsonResponses({ 404: 'no invite' }),
+  })
+  app.get(invitePath, async (c) =>
     c.json(
       await readOwnInvite(
         deps,
@@ -51,12 +80,28 @@ export const registerEscalationRoutes = (app: App, deps: VenueDeps) => {
       ),
     ),
   )
-  app.get('/api/escalations/:coupleId/status', async (c) => {
+  const statusPath = documentRoute(app, {
+    method: 'get',
+    path: '/api/escalations/{coupleId}/status',
+    summary: 'The owners of a couple, their tiers and whether the reveal is ready',
+    security: SECURITY.none,
+    request: { params: EscalationParams },
+    responses: jsonResponses({ 403: 'until the venue opens', 404: 'couple/owners not found' }),
+  })
+  app.get(statusPath, async (c) => {
     if (!(await deps.settings.venueOpen()))
       throw new ApiError(403, 'escalation status opens when the venue opens')
     return c.json(await escalationStatus(deps, parseCoupleId(c.req.param('coupleId'))))
   })
-  app.get('/claim', (c) => {
+  const claimPagePath = documentRoute(app, {
+    method: 'get',
+    path: '/claim',
+    summary: "The human's sign-in page for an invite (HTML)",
+    security: SECURITY.none,
+    request: { query: z.object({ token: SafeText.optional() }) },
+    responses: { 200: { description: 'HTML', content: { 'text/html': { schema: z.string() } } } },
+  })
+  app.get(claimPagePath, (c) => {
     const nonce = randomBytes(16).toString('base64')
     return c.html(
       claimPage({ token: c.req.query('token') ?? '', loginUrl: deps.login.url, nonce }),
@@ -68,13 +113,35 @@ export const registerEscalationRoutes = (app: App, deps: VenueDeps) => {
       },
     )
   })
-  app.post('/api/escalations/claim', async (c) =>
-    c.json(await claimInvite(deps, await jsonBody(c))),
-  )
-  app.post('/api/identity/session', async (c) =>
+  const claimPath = documentRoute(app, {
+    method: 'post',
+    path: '/api/escalations/claim',
+    summary: 'The signed-in human claims the invite; the identity check starts',
+    security: SECURITY.none,
+    request: { body: jsonRequest(ClaimBody) },
+    responses: jsonResponses({ 401: 'auth verification failed', 404: 'invalid or used invite' }),
+  })
+  app.post(claimPath, async (c) => c.json(await claimInvite(deps, await jsonBody(c))))
+  const sessionPath = documentRoute(app, {
+    method: 'post',
+    path: '/api/identity/session',
+    summary: 'A new identity check for the owner the signed-in human claimed',
+    security: SECURITY.login,
+    request: { body: jsonRequest(OwnerRef) },
+    responses: jsonResponses({ 403: 'not claimed, or by another human', 404: 'no such owner' }),
+  })
+  app.post(sessionPath, async (c) =>
     c.json(await newIdentitySession(deps, await jsonBody(c), c.req.header('authorization'))),
   )
-  app.post('/api/identity/webhook/idp', async (c) => {
+  const webhookPath = documentRoute(app, {
+    method: 'post',
+    path: '/api/identity/webhook/idp',
+    summary: "The identity provider's result (HMAC-signed; X-Signature and X-Timestamp)",
+    security: SECURITY.webhook,
+    request: { body: jsonRequest(WebhookBody) },
+    responses: jsonResponses({ 400: 'webhook rejected' }),
+  })
+  app.post(webhookPath, async (c) => {
     // The exact bytes as sent: the signature covers them, and nothing is parsed before it passes.
     const rawBody = new Uint8Array(await c.req.arrayBuffer())
     const timestamp = c.req.header('x-timestamp')
@@ -86,7 +153,15 @@ export const registerEscalationRoutes = (app: App, deps: VenueDeps) => {
     if (!checked.ok) return c.json({ error: 'webhook rejected', reason: checked.reason }, 400)
     return c.json(await applyIdentityEvent(deps, checked.event, Number(timestamp)))
   })
-  app.post('/api/couples/:id/reveal-consent', async (c) =>
+  const revealConsentPath = documentRoute(app, {
+    method: 'post',
+    path: '/api/couples/{id}/reveal-consent',
+    summary: 'The signed-in human agrees to show their contact pointer to the match',
+    security: SECURITY.login,
+    request: { params: CoupleParams },
+    responses: jsonResponses({ 403: 'not an owner of this couple', 409: 'not committed' }),
+  })
+  app.post(revealConsentPath, async (c) =>
     c.json(
       await giveRevealConsent(
         deps,
@@ -95,7 +170,15 @@ export const registerEscalationRoutes = (app: App, deps: VenueDeps) => {
       ),
     ),
   )
-  app.get('/api/couples/:id/reveal', async (c) =>
+  const revealPath = documentRoute(app, {
+    method: 'get',
+    path: '/api/couples/{id}/reveal',
+    summary: "The match's contact pointer, once both are verified and both consented",
+    security: SECURITY.login,
+    request: { params: CoupleParams },
+    responses: jsonResponses({ 403: 'reveal not ready' }),
+  })
+  app.get(revealPath, async (c) =>
     c.json(
       await reveal(deps, parseCoupleId(c.req.param('id')), c.req.header('authorization')),
       200,
@@ -104,7 +187,13 @@ export const registerEscalationRoutes = (app: App, deps: VenueDeps) => {
       },
     ),
   )
-  app.post('/admin/actions/broker', async (c) =>
-    c.json(await brokerCouple(deps, await jsonBody(c))),
-  )
+  const brokerPath = documentRoute(app, {
+    method: 'post',
+    path: '/admin/actions/broker',
+    summary: 'The operator moves a committed couple to brokered',
+    security: SECURITY.operator,
+    request: { body: jsonRequest(BrokerBody) },
+    responses: jsonResponses({ 404: 'no such couple', 409: 'not committed' }),
+  })
+  app.post(brokerPath, async (c) => c.json(await brokerCouple(deps, await jsonBody(c))))
 }

@@ -1,9 +1,10 @@
-import { ApiError } from '@agents/service-kit'
+import { ApiError, parseInput } from '@agents/service-kit'
 import { and, count, desc, eq, isNotNull } from 'drizzle-orm'
 import { couples, events, heartFiles, revealConsents } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
 import { bearerToken, signedInHuman } from './claim.ts'
 import { coupleOwners } from './couple-owners.ts'
+import { BrokerBody } from './escalation-schemas.ts'
 
 /** What still stands between a couple and the reveal (empty: reveal-ready). */
 export const revealMissing = async (deps: VenueDeps, coupleId: number) => {
@@ -99,9 +100,7 @@ export const escalationStatus = async (deps: VenueDeps, coupleId: number) => {
 
 /** POST /admin/actions/broker: the operator moves a committed couple to brokered. */
 export const brokerCouple = async (deps: VenueDeps, body: unknown) => {
-  const coupleId = (body as { coupleId?: unknown } | null)?.coupleId
-  if (typeof coupleId !== 'number' || !Number.isInteger(coupleId) || coupleId <= 0)
-    throw new ApiError(400, 'coupleId required')
+  const { coupleId } = parseInput(BrokerBody, body, 'coupleId required')
   return deps.database.db.transaction(async (tx) => {
     const [moved] = await tx
       .update(couples)

@@ -1,6 +1,7 @@
+import { SafeText } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 
-const text = (max: number) => z.string().trim().min(1).max(max)
+const text = (max: number) => SafeText.trim().min(1).max(max)
 const list = (maxItems: number, maxLength: number) => z.array(text(maxLength)).max(maxItems)
 const Substance = z.enum(['none', 'social', 'smoker'])
 

@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto'
+import { SafeText } from '@agents/service-kit'
 import { z } from 'zod'
 import { WEBHOOK_FAILURES, type WebhookFailure } from './errors.ts'
 import { extractAge } from './extract-age.ts'
@@ -24,11 +25,11 @@ export type VerifyWebhookReturnType =
 
 // Only `status.updated` needs a session and a status; other event types
 // (entity-level ones) may lack them and are still acknowledged by the route.
-const WebhookBody = z
+export const WebhookBody = z
   .object({
-    webhook_type: z.string().min(1),
-    session_id: z.string().optional(),
-    status: z.string().optional(),
+    webhook_type: SafeText.min(1),
+    session_id: SafeText.optional(),
+    status: SafeText.optional(),
     vendor_data: z.unknown().optional(),
     decision: z.unknown().optional(),
   })

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { type Product, sellOnce } from '@agents/payments'
-import { ApiError } from '@agents/service-kit'
+import { ApiError, SafeText } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import { eq } from 'drizzle-orm'
 import { formatCredential, newSecret } from '../credentials/credentials.ts'
@@ -11,19 +11,15 @@ import { screenPersonalData } from '../safety/index.ts'
 
 export const HeartFileBody = z
   .object({
-    displayName: z.string().max(120).optional().openapi({ description: 'cosmetic' }),
+    displayName: SafeText.max(120).optional().openapi({ description: 'cosmetic' }),
     homeMarket: z.enum(['bay_area', 'nyc', 'other']).default('other'),
     activeMarket: z.enum(['bay_area', 'nyc', 'remote']).default('remote'),
-    availableFor: z
-      .string()
-      .max(120)
+    availableFor: SafeText.max(120)
       .optional()
       .openapi({ description: 'comma-separated meeting modes, e.g. "in-person,online"' }),
     researchOptin: z.enum(['none', 'aggregate', 'full']).default('none'),
     ageAttested: z.boolean().default(false).openapi({ description: 'must be true' }),
-    contactRef: z
-      .string()
-      .max(200)
+    contactRef: SafeText.max(200)
       .optional()
       .openapi({ description: 'private pointer; sealed at rest; shown only at the reveal' }),
     heart: Heart,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { ApiError } from '@agents/service-kit'
+import { ApiError, RowId, SafeText } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import { and, count, eq, sql } from 'drizzle-orm'
 import { releaseSeat } from '../admission/admission.ts'
@@ -10,8 +10,8 @@ import type { VenueDeps } from '../deps.ts'
 export const ReportBody = z
   .object({
     targetType: z.enum(['persona', 'post', 'turn', 'couple']),
-    targetId: z.number().int().positive(),
-    reason: z.string().max(500).optional(),
+    targetId: RowId,
+    reason: SafeText.max(500).optional(),
   })
   .strict()
   .openapi('Report')

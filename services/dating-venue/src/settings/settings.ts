@@ -32,7 +32,9 @@ export const createVenueSettings = (
     capSql: () =>
       sql`coalesce((SELECT value::int FROM settings WHERE key = 'cap'), ${defaults.cap}::int)`,
     set: async (key: string, value: unknown) => {
-      if (!(key in KEYS)) throw new ApiError(400, 'key not allowed', { allowed: Object.keys(KEYS) })
+      // Own keys only: `constructor` or `__proto__` are not settings.
+      if (!Object.hasOwn(KEYS, key))
+        throw new ApiError(400, 'key not allowed', { allowed: Object.keys(KEYS) })
       if (value === undefined || value === null || value === '')
         throw new ApiError(400, 'value required')
       const normalised = KEYS[key as SettingKey](String(value))
