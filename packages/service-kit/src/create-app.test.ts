@@ -44,6 +44,14 @@ jsonRoute(app, echoRoute('/echo-fast'), (c, body) => c.json({ word: body.word },
 app.get('/boom', () => {
   throw new Error('database password is hunter2')
 })
+// A database that cannot be reached, as drizzle wraps node-postgres's error.
+app.get('/database-down', () => {
+  throw new Error('Failed query: select 1', {
+    cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+      code: 'ECONNREFUSED',
+    }),
+  })
+})
 app.get('/teapot', () => {
   throw new ApiError(418, 'short and stout', { reason: 'teapot' })
 })
@@ -147,6 +155,13 @@ describe.each(['/echo', '/echo-fast'])('error conventions on %s', (echo) => {
     expect(JSON.parse(text)).toEqual({ error: 'internal' })
     expect(text).not.toContain('hunter2')
     expect(logLines.join('')).toContain('hunter2')
+  })
+
+  test('behavior: a database that cannot be reached is a retryable 503, not a 500', async () => {
+    const response = await fetch(`${server.url}/database-down`)
+    expect(response.status).toBe(503)
+    expect(response.headers.get('retry-after')).toBe('1')
+    expect(await response.json()).toEqual({ error: 'service unavailable: retry shortly' })
   })
 
   test('behavior: requests are logged with method, path and status', async () => {

@@ -6,6 +6,7 @@ import { methodNotAllowed } from 'hono/method-not-allowed'
 import { ApiError, errorBody } from './errors.ts'
 import type { Logger } from './logger.ts'
 import { sanitizeError } from './sanitize-error.ts'
+import { isUnavailable } from './unavailable.ts'
 
 export type AppEnv = { Variables: { logger: Logger } }
 export type App = OpenAPIHono<AppEnv>
@@ -104,6 +105,10 @@ export const createApp = ({
     if (error instanceof HTTPException && error.status < 500) {
       const message = error.message === MALFORMED_JSON ? 'malformed JSON body' : error.message
       return c.json(errorBody(message || 'bad request'), error.status)
+    }
+    if (isUnavailable(error)) {
+      logger.warn({ err: sanitizeError(error), path: c.req.path }, 'dependency unavailable')
+      return c.json(errorBody('service unavailable: retry shortly'), 503, { 'retry-after': '1' })
     }
     // Sanitized: a failed query's message carries its parameters (user text).
     logger.error(
