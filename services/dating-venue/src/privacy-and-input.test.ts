@@ -170,6 +170,24 @@ describe('bad input never gets a 5xx and stores nothing', () => {
     )
   })
 
+  it('a credential naming an id over int4 is not recognised (403), never a 5xx', async () => {
+    for (const kind of ['vo', 'va']) {
+      const answer = await postJson(
+        `${venue.url}/api/report`,
+        { targetType: 'persona', targetId: 1 },
+        { authorization: `Bearer ${kind}_9999999999_${'a'.repeat(43)}` },
+      )
+      expect(answer.status, answer.text).toBeLessThan(500)
+      const posted = await postJson(
+        `${venue.url}/api/boards/seeking`,
+        { personaId: 1, body: 'hello' },
+        { authorization: `Bearer ${kind}_2147483648_${'a'.repeat(43)}` },
+      )
+      expect(posted.status).toBe(403)
+      expect(posted.json).toEqual({ error: 'credential not recognised' })
+    }
+  })
+
   it('a unique handle every time', () => {
     expect(uniqueHandle()).not.toBe(uniqueHandle())
   })

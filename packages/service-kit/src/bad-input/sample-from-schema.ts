@@ -37,11 +37,14 @@ export const sampleFromSchema = (
   if (schema.enum?.length) return schema.enum[0]
   const alternatives = schema.anyOf ?? schema.oneOf ?? schema.allOf
   if (alternatives?.length) {
-    const first =
-      alternatives.find(
-        (alternative) => !typesOf(resolveSchema(document, alternative)).includes('null'),
-      ) ?? alternatives[0]
-    return sampleFromSchema(document, samples, first, name, depth + 1)
+    // The first alternative that gives a value (`allOf` parts may only describe).
+    for (const alternative of alternatives) {
+      const types = typesOf(resolveSchema(document, alternative))
+      if (types.length === 1 && types[0] === 'null') continue
+      const value = sampleFromSchema(document, samples, alternative, name, depth + 1)
+      if (value !== null) return value
+    }
+    return null
   }
   const types = typesOf(schema)
   if (types.includes('object') || schema.properties) {

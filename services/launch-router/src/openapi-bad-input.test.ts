@@ -1,0 +1,18 @@
+import { walkBadInput } from '@agents/service-kit/bad-input'
+import { expect, it } from 'vitest'
+import { CREATOR, useTestRouter } from './testing.ts'
+
+const router = useTestRouter()
+
+// Stateless: nothing stores what it is given, but a string still reaches the
+// salt miner and the payload builders, so U+0000 there must not be a 5xx either.
+it('U+0000 in any string and integers outside int4 never get a 5xx, and errors are JSON with error', async () => {
+  const { operations, failures, baseStatuses } = await walkBadInput({
+    baseUrl: router.server.url,
+    runsPerPosition: 10,
+    samples: { name: 'Walker', symbol: 'WLK', chainId: 56, pad: 'flap', creator: CREATOR },
+  })
+  expect(operations).toHaveLength(6)
+  expect(failures).toEqual([])
+  expect(baseStatuses['POST /api/v1/get_sign_payload [no credential]']).toBe(200)
+}, 60_000)
