@@ -30,6 +30,19 @@ mountMcp(app, {
         return { sum: a + b }
       },
     }),
+    defineMcpTool({
+      name: 'fail',
+      title: 'Fail',
+      description: 'throws what it is asked to',
+      inputSchema: z.object({ kind: z.enum(['fault', 'unreachable']) }),
+      handler: ({ kind }) => {
+        if (kind === 'unreachable')
+          throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+            code: 'ECONNREFUSED',
+          })
+        throw new Error('Failed query: insert into people values ($1)\nparams: private text')
+      },
+    }),
   ],
 })
 
@@ -47,7 +60,7 @@ afterAll(async () => {
 
 test('default: tools are listed with their annotations', async () => {
   const { tools } = await client.listTools()
-  expect(tools.map((tool) => tool.name)).toEqual(['add'])
+  expect(tools.map((tool) => tool.name)).toEqual(['add', 'fail'])
   expect(tools[0]!.annotations?.readOnlyHint).toBe(true)
   expect(tools[0]!.inputSchema.required).toEqual(['a', 'b'])
 })
@@ -79,6 +92,16 @@ test('behavior: bad arguments carry the route 400 body: its message and zod issu
   expect(JSON.parse((unknown.content as Array<{ text: string }>)[0]!.text)).toEqual({
     error: 'unknown tool: nope',
   })
+})
+
+test('behavior: a fault is `internal`, an unreachable database the 503 message; no driver text', async () => {
+  const text = async (kind: string) => {
+    const result = await client.callTool({ name: 'fail', arguments: { kind } })
+    expect(result.isError).toBe(true)
+    return (result.content as Array<{ text: string }>)[0]!.text
+  }
+  expect(await text('fault')).toBe('{"error":"internal"}')
+  expect(await text('unreachable')).toBe('{"error":"service unavailable: retry shortly"}')
 })
 
 test('behavior: GET /mcp is 405 with Allow: POST', async () => {

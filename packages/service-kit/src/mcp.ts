@@ -7,6 +7,7 @@ import type { App } from './create-app.ts'
 import { ApiError, errorBody } from './errors.ts'
 import type { Logger } from './logger.ts'
 import { sanitizeError } from './sanitize-error.ts'
+import { isUnavailable } from './unavailable.ts'
 
 export type McpTool<input extends z.ZodObject = z.ZodObject> = {
   name: string
@@ -39,8 +40,9 @@ const toolResult = (value: unknown, isError = false) => ({
 /**
  * Runs one tool call and answers what the HTTP route would: the result; for
  * bad arguments `{ error: validationMessage, issues }`; for an `ApiError` its
- * `{ error, ...extras }`; for anything else `{ error: "internal" }`, with the
- * cause logged (sanitized), never sent.
+ * `{ error, ...extras }`; for an unreachable database the HTTP 503's message;
+ * for anything else `{ error: "internal" }`, with the cause logged
+ * (sanitized), never sent.
  */
 const runTool = async (tool: McpTool, args: unknown, logger: Logger) => {
   const parsed = await tool.inputSchema.safeParseAsync(args ?? {})
@@ -55,6 +57,11 @@ const runTool = async (tool: McpTool, args: unknown, logger: Logger) => {
     if (error instanceof ApiError) return toolResult(errorBody(error.message, error.extras), true)
     if (error instanceof HTTPException && error.status < 500)
       return toolResult(errorBody(error.message || 'bad request'), true)
+    // As createApp's onError: an unreachable database is retryable, not a fault.
+    if (isUnavailable(error)) {
+      logger.warn({ err: sanitizeError(error), tool: tool.name }, 'dependency unavailable')
+      return toolResult(errorBody('service unavailable: retry shortly'), true)
+    }
     logger.error({ err: sanitizeError(error), tool: tool.name }, 'unhandled tool error')
     return toolResult(errorBody('internal'), true)
   }
