@@ -138,6 +138,11 @@ describe('rejected tokens', () => {
     expect(await reasonOf(await issuer.sign({ sub: undefined }))).toBe('invalid claims')
   })
 
+  test('behavior: a sub the database cannot hold (U+0000, over 200 characters)', async () => {
+    for (const sub of ['ali\u0000ce', 'a'.repeat(201)])
+      expect(await reasonOf(await issuer.sign({ sub }))).toBe('invalid claims')
+  })
+
   test('behavior: Dynamic tokens need the user:basic scope', async () => {
     const dynamic = createLoginVerifier({ issuers: [issuer.trustedIssuer({ kind: 'dynamic' })] })
     const pending = await issuer.sign({ scope: 'requiresAdditionalAuth' }, { alg: 'RS256' })

@@ -143,7 +143,13 @@ export const createLoginVerifier = (
         currentDate: new Date(now()),
         requiredClaims: ['sub', 'exp'],
       })
-      if (typeof payload.sub !== 'string' || payload.sub === '')
+      // The subject is stored: one the database cannot hold (U+0000, over 200 characters) is refused.
+      if (
+        typeof payload.sub !== 'string' ||
+        payload.sub === '' ||
+        payload.sub.length > 200 ||
+        payload.sub.includes('\u0000')
+      )
         return fail(LOGIN_FAILURES.invalidClaims)
       // Dynamic: without `user:basic` the user has not finished signing in (e.g. MFA pending).
       if (trusted.kind === 'dynamic' && !hasScope(payload.scope, 'user:basic'))
