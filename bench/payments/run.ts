@@ -23,6 +23,7 @@ import {
 } from '@agents/payments/testing'
 import { createTestDatabase } from '@agents/service-kit/db'
 import { Hono } from 'hono'
+import { profileQueries } from './profile-queries.ts'
 import { timedLedger } from './timed-ledger.ts'
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 200)
@@ -33,6 +34,8 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
 }
 const median = (values: number[]) => percentile(values, 50)
+// BENCH_PROFILE=1: every SQL statement timed too (patches the drivers).
+const queries = process.env.BENCH_PROFILE === '1' ? profileQueries() : undefined
 
 const devnet = await startDevnet({ tempo: false })
 const facilitator = { url: devnet.facilitator.url }
@@ -51,6 +54,8 @@ type Backend = {
   url: string
   times: Map<string, number[]>
   paid: number[]
+  /** sellOnce alone, inside the route: the rest of `paid` is HTTP and Hono. */
+  handler: number[]
   countDelivered: () => Promise<number>
   close: () => Promise<void>
 }
@@ -65,22 +70,27 @@ const startBackend = async (name: string, databaseUrl?: string): Promise<Backend
     chain: createSettlementReader({ baseRpcUrl: devnet.base.rpcUrl }),
     leaseSeconds: 25,
   }
+  const handler: number[] = []
   const app = new Hono()
-  app.post('/paid/:n', (c) =>
-    sellOnce(deps, c.req.raw, {
+  app.post('/paid/:n', async (c) => {
+    const started = performance.now()
+    const response = await sellOnce(deps, c.req.raw, {
       price: { amount: 1_000n },
       resource: { url: c.req.path, description: 'bench item' },
       product,
       order: { item: `bench ${c.req.param('n')}` },
       requestKey: `bench:${c.req.param('n')}`,
-    }),
-  )
+    })
+    handler.push(performance.now() - started)
+    return response
+  })
   const server = await serveLocal(app.fetch)
   return {
     name,
     url: server.url,
     times,
     paid: [],
+    handler,
     countDelivered: () => countDeliveries(db),
     close: async () => {
       await server.close()
@@ -135,7 +145,14 @@ try {
       if (path) path.paid.push(elapsed)
       else direct.push(elapsed)
     }
-    if (round === warmUp - 1) for (const backend of backends) backend.times.clear()
+    if (round === warmUp - 1) {
+      for (const backend of backends) {
+        backend.times.clear()
+        backend.handler.length = 0
+      }
+      queries?.pg.clear()
+      queries?.pglite.clear()
+    }
   }
 
   const ms = (value: number) => `${value.toFixed(2)} ms`
@@ -155,7 +172,16 @@ try {
     const calls = [...backend.times.entries()].map(
       ([name, values]) => `${name} ${ms(median(values))}`,
     )
-    console.log(`ledger calls, median each: ${calls.join(', ')}`)
+    const ledger = [...backend.times.values()].reduce((sum, values) => sum + median(values), 0)
+    console.log(`ledger calls, median each: ${calls.join(', ')} (sum ${ms(ledger)})`)
+    console.log(
+      `where the overhead goes (medians): ledger ${ms(ledger)}, HTTP + Hono ${ms(median(backend.paid) - median(backend.handler))}, rest of sellOnce ${ms(median(backend.handler) - ledger - median(direct))}`,
+    )
+    const statements = backend.name.startsWith('PGlite') ? queries?.pglite : queries?.pg
+    for (const [label, values] of statements ?? []) {
+      const each = (values.length / rounds).toFixed(1)
+      console.log(`  ${ms(median(values)).padStart(9)}  x${each}/request  ${label}`)
+    }
     const delivered = await backend.countDelivered()
     if (delivered !== warmUp + rounds)
       throw new Error(`${backend.name}: ${delivered} deliveries for ${warmUp + rounds} payments`)
