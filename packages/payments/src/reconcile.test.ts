@@ -237,6 +237,26 @@ describe.each(testBackends(process.env.TEST_DATABASE_URL))('on $name', ({ open }
       expect(await countDeliveries(db, 'abandoned')).toBe(1)
     })
 
+    // BUG (ledger.ts, claim): re-claiming a failed reference keeps its settle_attempts, so a
+    // request that claims it again and dies before settling looks to the reconciler as if a
+    // settle call went out: the row (and the product's hold) stays open until the authorization
+    // expires instead of being failed once its lease passed. `.fails` until claim resets it.
+    test.fails('behavior: a failed reference claimed again by a request that then died is failed once its lease passed', async () => {
+      const entry = entryOf(deps, await sign(), 'claimed again, abandoned', product.kind)
+      // First request: settle sent and refused (nothing moved), the reference released.
+      expect((await deps.ledger.claim(entry, { leaseSeconds: 5 })).kind).toBe('new')
+      expect(await deps.ledger.markSettling(entry.reference, 5)).toBe(true)
+      await deps.ledger.fail(entry.reference, 'settlement_failed: test')
+      // Second request: claims it again and dies before sending anything to settle.
+      expect((await deps.ledger.claim(entry, { leaseSeconds: 1 })).kind).toBe('new')
+      await sleep(1_200)
+      await reconcile()
+      expect(await deps.ledger.get(entry.reference)).toMatchObject({
+        state: 'failed',
+        detail: 'abandoned before settling',
+      })
+    })
+
     test('behavior: two concurrent reconcilers deliver a settled, undelivered payment once; the retry gets that delivery', async () => {
       const header = await sign()
       const before = await payee()
