@@ -108,47 +108,85 @@ export const sellOnce = async <order, fulfilment>(
   }
   const { attempt } = sale
   const { product, order } = params
-  const claim = await deps.ledger
-    .claim(
-      {
-        reference: attempt.reference,
-        kind: product.kind,
-        requestKey: params.requestKey,
-        rail: attempt.rail,
-        network: attempt.rail === 'x402' ? attempt.requirement.network : attempt.network,
-        amount: params.price.amount,
-        payTo: attempt.rail === 'x402' ? attempt.requirement.payTo : attempt.payTo,
-        payer: attempt.payer,
-        proof: attempt.proof,
-        order,
-      },
-      {
-        leaseSeconds: deps.leaseSeconds,
-        hold: product.hold && ((tx) => product.hold!(tx, order, attempt.reference)),
-      },
-    )
-    .catch((error: unknown) => {
-      // Nothing is recorded and nothing moved yet; the payer may retry with the same payment.
-      deps.logger?.error({ err: error, reference: attempt.reference }, 'payment claim failed')
-      return undefined
-    })
-  if (!claim) return pending(attempt.reference, 'unknown', retryAfterSeconds(deps))
-  if (claim.kind === 'refused') return claim.response
   try {
-    if (claim.kind === 'new') return await settleAndDeliver(sale, 0)
-    const { row } = claim
-    if (row.requestKey !== params.requestKey || row.kind !== product.kind)
-      return challenge.respond({
-        reason: PaymentReason.alreadyUsed,
-        detail: 'this payment was already used for another request',
+    // x402 is verified first: a refusal writes nothing, and a verified
+    // payment is claimed straight into `settling` (one write before the
+    // settle call). A retry of a payment already in the ledger fails
+    // verification (its nonce is used) and is answered from the ledger.
+    if (attempt.rail === 'x402') {
+      const verified = await verifyX402(deps.x402!.facilitator, attempt)
+      if (!verified.ok) return await refusedBeforeClaim(sale, verified)
+    }
+    const claim = await deps.ledger
+      .claim(
+        {
+          reference: attempt.reference,
+          kind: product.kind,
+          requestKey: params.requestKey,
+          rail: attempt.rail,
+          network: attempt.rail === 'x402' ? attempt.requirement.network : attempt.network,
+          amount: params.price.amount,
+          payTo: attempt.rail === 'x402' ? attempt.requirement.payTo : attempt.payTo,
+          payer: attempt.payer,
+          proof: attempt.proof,
+          order,
+        },
+        {
+          leaseSeconds: deps.leaseSeconds,
+          hold: product.hold && ((tx) => product.hold!(tx, order, attempt.reference)),
+          state: 'settling',
+        },
+      )
+      .catch((error: unknown) => {
+        // Nothing is recorded and nothing moved yet; the payer may retry with the same payment.
+        deps.logger?.error({ err: error, reference: attempt.reference }, 'payment claim failed')
+        return undefined
       })
-    return await resume(sale, row)
+    if (!claim) return pending(attempt.reference, 'unknown', retryAfterSeconds(deps))
+    if (claim.kind === 'refused') return claim.response
+    if (claim.kind === 'existing') return await answerExisting(sale, claim.row)
+    const outcome =
+      attempt.rail === 'x402'
+        ? await settleX402(deps.x402!.facilitator, attempt)
+        : await deps.mpp!.settle(request, params.price, params.resource)
+    return await afterSettle(sale, outcome, claim.settleAttempts)
   } catch (error) {
     // The database or the chain failed mid-way: the ledger row keeps what is
     // known, the reconciler finishes it, and the same payment may be retried.
     deps.logger?.error({ err: error, reference: attempt.reference }, 'paid request interrupted')
     return pending(attempt.reference, 'unknown', retryAfterSeconds(deps))
   }
+}
+
+/** Only the request the payment was made for is answered from the ledger. */
+const answerExisting = (sale: Sale, row: LedgerRow) => {
+  const { params, challenge } = sale
+  if (row.requestKey !== params.requestKey || row.kind !== params.product.kind)
+    return challenge.respond({
+      reason: PaymentReason.alreadyUsed,
+      detail: 'this payment was already used for another request',
+    })
+  return resume(sale, row)
+}
+
+/**
+ * The facilitator refused to verify a payment that has no claim yet: a
+ * new payment is refused (nothing written); a payment the ledger knows is
+ * a retry, answered from its row (a settle sent before is checked on-chain).
+ */
+const refusedBeforeClaim = async (
+  sale: Sale,
+  refusal: { reason: PaymentReason; detail: string },
+) => {
+  const { deps, attempt, challenge } = sale
+  const row = await deps.ledger.get(attempt.reference)
+  if (!row) return challenge.respond(refusal)
+  if (row.state !== 'failed') return answerExisting(sale, row)
+  if (row.settleAttempts > 0 && row.requestKey === sale.params.requestKey) {
+    const answer = await askChain(deps, row)
+    if (answer?.status === 'used') return settledOnChain(sale, row, answer.transaction)
+  }
+  return challenge.respond(refusal)
 }
 
 /** A request whose payment is already in the ledger: a retry, or a race with another request. */
@@ -203,7 +241,7 @@ const afterSettle = async (
 ): Promise<Response> => {
   const { deps, attempt, params } = sale
   if (outcome.kind === 'settled') {
-    await deps.ledger.markSettled(attempt.reference, {
+    return deliverAndAnswer(sale, {
       rail: attempt.rail,
       ...(attempt.rail === 'x402' ? { version: attempt.version } : {}),
       network: attempt.rail === 'x402' ? attempt.requirement.network : attempt.network,
@@ -213,7 +251,6 @@ const afterSettle = async (
       reference: attempt.reference,
       ...(outcome.header ? { header: outcome.header } : {}),
     })
-    return deliverAndAnswer(sale)
   }
   // An x402 settle refusal, or an MPP refusal after an earlier lost answer, is checked on-chain.
   if (outcome.kind === 'refused')
@@ -264,16 +301,17 @@ const failed = async (
   return challenge.respond(refusal)
 }
 
-const settledOnChain = async (sale: Sale, row: LedgerRow, transaction: string) => {
-  await sale.deps.ledger.markSettled(row.reference, receiptFromChain(row, transaction))
-  return deliverAndAnswer(sale)
-}
+const settledOnChain = (sale: Sale, row: LedgerRow, transaction: string) =>
+  deliverAndAnswer(sale, receiptFromChain(row, transaction))
 
-const deliverAndAnswer = async (sale: Sale) => {
+/** Delivers (once) and answers; `settled` records the settlement in the same transaction. */
+const deliverAndAnswer = async (sale: Sale, settled?: PaymentReceipt) => {
   const { deps, attempt, params } = sale
   const { product } = params
-  const { fulfilment, row } = await deps.ledger.deliver(attempt.reference, (tx, settled) =>
-    product.fulfil(tx, settled.order ?? params.order, settled.receipt as PaymentReceipt),
+  const { fulfilment, row } = await deps.ledger.deliver(
+    attempt.reference,
+    (tx, paid) => product.fulfil(tx, paid.order ?? params.order, paid.receipt as PaymentReceipt),
+    settled ? { settled } : {},
   )
   const receipt = row.receipt as PaymentReceipt
   const response = await product.answer(fulfilment, receipt)

@@ -23,11 +23,14 @@ export type LedgerEntry = {
 }
 
 export type ClaimResult =
-  | { kind: 'new' }
+  /** `settleAttempts`: settle calls ever sent for this reference, this claim's included. */
+  | { kind: 'new'; settleAttempts: number }
   | { kind: 'refused'; response: Response }
   | { kind: 'existing'; row: LedgerRow }
 
 const PENDING: LedgerState[] = ['claimed', 'settling', 'unknown']
+// Money proven moved is recorded whatever the row said before (even `failed`).
+const SETTLEABLE: LedgerState[] = [...PENDING, 'failed']
 // Milliseconds, as a JS Date holds them: a row read back compares equal in `unchanged`.
 const touched = sql`date_trunc('milliseconds', now())`
 const lease = (seconds: number) => sql`now() + make_interval(secs => ${seconds})`
@@ -50,56 +53,83 @@ class Refused extends Error {
  * number of replicas agree on who does what.
  */
 export const createPaymentLedger = (db: LedgerDatabase) => {
+  const markSettled = (reference: string, receipt: PaymentReceipt) =>
+    db
+      .update(paymentLedger)
+      .set({
+        state: 'settled',
+        receipt,
+        payer: receipt.payer,
+        leaseUntil: null,
+        settledAt: sql`now()`,
+        updatedAt: touched,
+      })
+      .where(and(eq(paymentLedger.reference, reference), inArray(paymentLedger.state, SETTLEABLE)))
+
   return {
     db,
     get: async (reference: string) =>
       (await db.select().from(paymentLedger).where(eq(paymentLedger.reference, reference)))[0],
 
     /**
-     * Writes the row (`claimed`, leased) and, in the same transaction, lets
-     * the product reserve what is sold (`hold`). A reference that failed
-     * before (nothing moved) is claimed afresh; any other existing row is
-     * handed back for the caller to decide.
+     * Writes the row, leased, and, in the same transaction, lets the
+     * product reserve what is sold (`hold`). `settling` when the caller
+     * sends the settle call next (the payment was verified first), else
+     * `claimed`. A reference that failed before (nothing moved) is claimed
+     * afresh, keeping its count of settle calls: a settle sent before is
+     * always checked on-chain. Any other existing row is handed back.
      */
     claim: async (
       entry: LedgerEntry,
       {
         leaseSeconds,
         hold,
+        state = 'claimed',
       }: {
         leaseSeconds: number
         hold?: ((tx: LedgerTx) => Promise<Response | undefined>) | undefined
+        state?: 'claimed' | 'settling'
       },
     ): Promise<ClaimResult> => {
+      const fresh = {
+        ...entry,
+        state,
+        leaseUntil: lease(leaseSeconds),
+        detail: null,
+        updatedAt: touched,
+      }
+      const write = async (client: LedgerDatabase | LedgerTx): Promise<ClaimResult> => {
+        const [inserted] = await client
+          .insert(paymentLedger)
+          .values({ ...fresh, settleAttempts: state === 'settling' ? 1 : 0 })
+          .onConflictDoUpdate({
+            target: paymentLedger.reference,
+            set: {
+              ...fresh,
+              ...(state === 'settling'
+                ? { settleAttempts: sql`${paymentLedger.settleAttempts} + 1` }
+                : {}),
+            },
+            // A failed reference moved nothing: the payer may present it again.
+            setWhere: eq(paymentLedger.state, 'failed'),
+          })
+          .returning({ settleAttempts: paymentLedger.settleAttempts })
+        if (inserted) return { kind: 'new', settleAttempts: inserted.settleAttempts }
+        const [row] = await client
+          .select()
+          .from(paymentLedger)
+          .where(eq(paymentLedger.reference, entry.reference))
+        return { kind: 'existing', row: row! }
+      }
+      // Without a hold the claim is one statement: no transaction to open and commit.
+      if (!hold) return write(db)
       try {
         return await db.transaction(async (tx) => {
-          const fresh = {
-            ...entry,
-            state: 'claimed' as const,
-            leaseUntil: lease(leaseSeconds),
-            detail: null,
-            updatedAt: touched,
-          }
-          const [inserted] = await tx
-            .insert(paymentLedger)
-            .values(fresh)
-            .onConflictDoUpdate({
-              target: paymentLedger.reference,
-              set: fresh,
-              // A failed reference moved nothing: the payer may present it again.
-              setWhere: eq(paymentLedger.state, 'failed'),
-            })
-            .returning({ reference: paymentLedger.reference })
-          if (!inserted) {
-            const [row] = await tx
-              .select()
-              .from(paymentLedger)
-              .where(eq(paymentLedger.reference, entry.reference))
-            return { kind: 'existing' as const, row: row! }
-          }
-          const refusal = hold ? await hold(tx) : undefined
+          const claimed = await write(tx)
+          if (claimed.kind !== 'new') return claimed
+          const refusal = await hold(tx)
           if (refusal) throw new Refused(refusal)
-          return { kind: 'new' as const }
+          return claimed
         })
       } catch (error) {
         if (error instanceof Refused) return { kind: 'refused', response: error.response }
@@ -139,18 +169,7 @@ export const createPaymentLedger = (db: LedgerDatabase) => {
     },
 
     /** The money moved. Never undone; delivery follows. */
-    markSettled: (reference: string, receipt: PaymentReceipt) =>
-      db
-        .update(paymentLedger)
-        .set({
-          state: 'settled',
-          receipt,
-          payer: receipt.payer,
-          leaseUntil: null,
-          settledAt: sql`now()`,
-          updatedAt: touched,
-        })
-        .where(and(eq(paymentLedger.reference, reference), inArray(paymentLedger.state, PENDING))),
+    markSettled,
 
     /** `expected`: only if the row is still as the caller (the reconciler) last read it. */
     markUnknown: (reference: string, detail: string, expected?: LedgerRow) =>
@@ -182,35 +201,59 @@ export const createPaymentLedger = (db: LedgerDatabase) => {
     /**
      * Delivers a settled payment's goods once: the row is locked, and the
      * fulfilment is written in the same transaction as the goods. A second
-     * caller waits on the lock and reads the first one's fulfilment.
+     * caller waits on the lock and reads the first one's fulfilment. With
+     * `settled`, a row still pending is marked settled by the same
+     * transaction (one commit for both); if the delivery fails, the
+     * settlement is still recorded on its own.
      */
     deliver: async <fulfilment>(
       reference: string,
       fulfil: (tx: LedgerTx, row: LedgerRow) => Promise<fulfilment>,
-    ): Promise<{ fulfilment: fulfilment; row: LedgerRow }> =>
-      db.transaction(async (tx) => {
-        const [row] = await tx
-          .select()
-          .from(paymentLedger)
-          .where(eq(paymentLedger.reference, reference))
-          .for('update')
-        if (row?.state !== 'settled')
-          throw new Error(`payment ${reference} is not settled (${row?.state ?? 'no row'})`)
-        if (row.fulfilledAt) return { fulfilment: row.fulfilment as fulfilment, row }
-        const fulfilment = await fulfil(tx, row)
-        const [delivered] = await tx
-          .update(paymentLedger)
-          .set({
-            fulfilment: fulfilment as unknown,
-            fulfilledAt: sql`now()`,
-            // Delivered: the order's copy of the request (private text) is no longer needed.
-            order: null,
-            updatedAt: touched,
-          })
-          .where(eq(paymentLedger.reference, reference))
-          .returning()
-        return { fulfilment, row: delivered! }
-      }),
+      { settled }: { settled?: PaymentReceipt } = {},
+    ): Promise<{ fulfilment: fulfilment; row: LedgerRow }> => {
+      try {
+        return await db.transaction(async (tx) => {
+          const [locked] = await tx
+            .select()
+            .from(paymentLedger)
+            .where(eq(paymentLedger.reference, reference))
+            .for('update')
+          const row =
+            settled && locked && SETTLEABLE.includes(locked.state)
+              ? { ...locked, state: 'settled' as const, receipt: settled, payer: settled.payer }
+              : locked
+          if (row?.state !== 'settled')
+            throw new Error(`payment ${reference} is not settled (${row?.state ?? 'no row'})`)
+          if (row.fulfilledAt) return { fulfilment: row.fulfilment as fulfilment, row }
+          const fulfilment = await fulfil(tx, row)
+          const [delivered] = await tx
+            .update(paymentLedger)
+            .set({
+              ...(row.state !== locked!.state
+                ? {
+                    state: 'settled',
+                    receipt: settled,
+                    payer: settled!.payer,
+                    leaseUntil: null,
+                    settledAt: sql`now()`,
+                  }
+                : {}),
+              fulfilment: fulfilment as unknown,
+              fulfilledAt: sql`now()`,
+              // Delivered: the order's copy of the request (private text) is no longer needed.
+              order: null,
+              updatedAt: touched,
+            })
+            .where(eq(paymentLedger.reference, reference))
+            .returning()
+          return { fulfilment, row: delivered! }
+        })
+      } catch (error) {
+        // The money moved whatever happened to the delivery: keep that, if the database lets us.
+        if (settled) await markSettled(reference, settled).catch(() => {})
+        throw error
+      }
+    },
 
     /** Rows the reconciler must look at: pending past their lease, unknown, or settled and undelivered. */
     unresolved: (limit: number) =>
