@@ -7,15 +7,18 @@ import { startVenue } from './start.ts'
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL
 export const TEST_ADMIN_TOKEN = 'test-operator-token-0123456789abcdef'
 
-/**
- * The venue on an ephemeral port for a test: the devnet's payment settings
- * (or unused ones), PGlite in memory unless `databaseUrl` is given, the
- * venue open, `localhost` callbacks allowed, an operator token.
- */
 let sharedEmbeddings: Promise<FakeEmbeddings> | undefined
 const sharedFakeEmbeddings = () => {
   sharedEmbeddings ??= startFakeEmbeddings()
   return sharedEmbeddings
+}
+
+export type TestVenueParameters = {
+  devnet?: Devnet
+  databaseUrl?: string | undefined
+  env?: Record<string, string>
+  /** `local` runs the real model; by default a shared fake OpenAI-compatible endpoint. */
+  embeddings?: 'local' | FakeEmbeddings
 }
 
 /** The environment of a test venue (also what a test passes to a venue in a child process). */
@@ -24,12 +27,7 @@ export const testVenueEnv = async ({
   databaseUrl,
   env = {},
   embeddings,
-}: {
-  devnet?: Devnet
-  databaseUrl?: string | undefined
-  env?: Record<string, string>
-  embeddings?: 'local' | FakeEmbeddings
-} = {}): Promise<Record<string, string>> => {
+}: TestVenueParameters = {}): Promise<Record<string, string>> => {
   const fake = embeddings === 'local' ? undefined : (embeddings ?? (await sharedFakeEmbeddings()))
   return {
     ...(devnet ? devnetEnv(devnet) : UNUSED_PAYMENTS_ENV),
@@ -49,23 +47,12 @@ export const testVenueEnv = async ({
   }
 }
 
-export const startTestVenue = async ({
-  devnet,
-  databaseUrl,
-  env = {},
-  embeddings,
-}: {
-  devnet?: Devnet
-  databaseUrl?: string | undefined
-  env?: Record<string, string>
-  /** `local` runs the real model; by default a shared fake OpenAI-compatible endpoint. */
-  embeddings?: 'local' | FakeEmbeddings
-} = {}) => {
-  const settings = await testVenueEnv({
-    devnet,
-    databaseUrl,
-    env,
-    ...(embeddings ? { embeddings } : {}),
-  })
+/**
+ * The venue on an ephemeral port for a test: the devnet's payment settings
+ * (or unused ones), PGlite in memory unless `databaseUrl` is given, the
+ * venue open, `localhost` callbacks allowed, an operator token.
+ */
+export const startTestVenue = async (parameters: TestVenueParameters = {}) => {
+  const settings = await testVenueEnv(parameters)
   return startVenue(readConfig(settings), settings)
 }

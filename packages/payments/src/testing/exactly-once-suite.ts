@@ -28,6 +28,8 @@ export type ExactlyOnceTarget = {
   buy: () => Promise<Purchase>
   /** One reconciler pass in the running service. */
   reconcileNow: () => Promise<unknown>
+  /** The service's `/health`: its `payments` block is checked. */
+  healthUrl: () => string
   /** Fault proxies in front of the service's Base RPC, Tempo RPC and (PostgreSQL only) database. */
   faults: { baseRpc: FaultSwitch; tempoRpc: FaultSwitch; database?: FaultSwitch | undefined }
 }
@@ -170,32 +172,11 @@ export const exactlyOnceScenarios = (
     },
   )
 
-  it('the chain unreadable when the outcome is unknown: 503, then the retry and the reconciler complete it once', async () => {
-    const t = target()
-    const purchase = await t.buy()
-    const before = await snapshot(t, rail, purchase)
-    const headers = await payFor(t.devnet, rail, purchase, t.payer)
-    const chain = x402 ? t.faults.baseRpc : t.faults.tempoRpc
-    chain.cut()
-    if (x402) behave(t, { settle: 'reset' })
-    let first: SentRequest
-    try {
-      first = await send(purchase, headers)
-    } finally {
-      behave(t, 'normal')
-      chain.restore()
-    }
-    expectPending(first)
-    expect(await purchase.deliveries()).toBe(0)
-    // Charged, not yet served: the reconciler finds the settlement on-chain and delivers.
-    await t.reconcileNow()
-    expect(await purchase.deliveries()).toBe(1)
-    const final = await send(purchase, headers)
-    await expectServedOnce(t, rail, purchase, before, headers, final)
-  })
-
-  it('two concurrent retries of an unknown payment deliver once', async () => {
-    const t = target()
+  /**
+   * Pays with the chain unreadable by the service (and, on x402, the settle
+   * answer lost after the transfer): the outcome is `unknown`, a 503.
+   */
+  const payIntoUnknown = async (t: ExactlyOnceTarget) => {
     const purchase = await t.buy()
     const before = await snapshot(t, rail, purchase)
     const headers = await payFor(t.devnet, rail, purchase, t.payer)
@@ -208,6 +189,23 @@ export const exactlyOnceScenarios = (
       behave(t, 'normal')
       chain.restore()
     }
+    expect(await purchase.deliveries()).toBe(0)
+    return { purchase, before, headers }
+  }
+
+  it('the chain unreadable when the outcome is unknown: 503, then the reconciler and the retry complete it once', async () => {
+    const t = target()
+    const { purchase, before, headers } = await payIntoUnknown(t)
+    // Charged, not yet served: the reconciler finds the settlement on-chain and delivers.
+    await t.reconcileNow()
+    expect(await purchase.deliveries()).toBe(1)
+    const final = await send(purchase, headers)
+    await expectServedOnce(t, rail, purchase, before, headers, final)
+  })
+
+  it('two concurrent retries of an unknown payment deliver once', async () => {
+    const t = target()
+    const { purchase, before, headers } = await payIntoUnknown(t)
     const [one, two] = await Promise.all([
       retryUntilSettled(purchase, headers),
       retryUntilSettled(purchase, headers),
@@ -273,7 +271,7 @@ export const exactlyOnceScenarios = (
 }
 
 /** A paid service that runs in a child process, so a test can SIGKILL it mid-payment. */
-export type ChildServiceTarget = Omit<ExactlyOnceTarget, 'buy' | 'reconcileNow'> & {
+export type ChildServiceTarget = Omit<ExactlyOnceTarget, 'buy' | 'reconcileNow' | 'healthUrl'> & {
   /** Starts (or restarts, on the same database and port) the service in a child process. */
   start: () => Promise<SpawnedService>
   buy: (serviceUrl: string) => Promise<Purchase>
@@ -333,5 +331,55 @@ export const killScenario = (rail: PayerRail, target: () => ChildServiceTarget) 
     } finally {
       await service.stop()
     }
+  })
+}
+
+/**
+ * `/health` names the payment dependencies: the facilitator and each chain
+ * degrade the service (200, `status: "degraded"`), never take it down; a
+ * payment whose outcome is unknown is counted until it is resolved.
+ */
+export const paymentsHealthScenario = (target: () => ExactlyOnceTarget) => {
+  it('GET /health reports the facilitator, the chains and the unresolved payments', async () => {
+    const t = target()
+    const health = async () => {
+      const response = await fetch(t.healthUrl())
+      return { http: response.status, ...((await response.json()) as { payments: unknown }) }
+    }
+    expect((await health()).payments).toEqual({
+      status: 'ok',
+      facilitator: 'ok',
+      chains: {
+        base: { ok: true, block: expect.any(String) },
+        tempo: { ok: true, block: expect.any(String) },
+      },
+      unresolvedPayments: 0,
+    })
+    behave(t, 'down')
+    t.faults.baseRpc.cut()
+    try {
+      const degraded = await health()
+      expect(degraded.http).toBe(200)
+      expect(degraded.payments).toMatchObject({
+        status: 'degraded',
+        facilitator: 'unavailable',
+        chains: { base: { ok: false }, tempo: { ok: true } },
+      })
+    } finally {
+      behave(t, 'normal')
+      t.faults.baseRpc.restore()
+    }
+    // An MPP payment whose outcome is unknown is counted until the reconciler resolves it.
+    const purchase = await t.buy()
+    const headers = await payFor(t.devnet, 'mpp', purchase, t.payer)
+    t.faults.tempoRpc.cut()
+    try {
+      expect((await send(purchase, headers)).status).toBe(503)
+      expect((await health()).payments).toMatchObject({ unresolvedPayments: 1 })
+    } finally {
+      t.faults.tempoRpc.restore()
+    }
+    await t.reconcileNow()
+    expect((await health()).payments).toMatchObject({ unresolvedPayments: 0 })
   })
 }

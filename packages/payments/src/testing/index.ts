@@ -5,7 +5,9 @@ export {
   exactlyOnceScenarios,
   type FaultSwitch,
   killScenario,
+  paymentsHealthScenario,
 } from './exactly-once-suite.ts'
+export { type FaultDevnet, startFaultDevnet } from './fault-devnet.ts'
 export {
   hostPortOf,
   PAYER_RAILS,

@@ -1,31 +1,25 @@
 import { fileURLToPath } from 'node:url'
-import {
-  type Devnet,
-  proxiedPostgresUrl,
-  startDevnet,
-  startTcpFaultProxy,
-  type TcpFaultProxy,
-} from '@agents/devnet'
+import { proxiedPostgresUrl, startTcpFaultProxy, type TcpFaultProxy } from '@agents/devnet'
 import {
   type ChildServiceTarget,
   type ExactlyOnceTarget,
   exactlyOnceScenarios,
+  type FaultDevnet,
   freePort,
   hostPortOf,
   killScenario,
   PAYER_RAILS,
   type PayerRail,
   type Purchase,
-  payFor,
-  send,
+  paymentsHealthScenario,
   spawnService,
+  startFaultDevnet,
   sumBalances,
-  throughProxy,
 } from '@agents/payments/testing'
 import { postJson } from '@agents/service-kit'
 import { createTestDatabase, testBackends } from '@agents/service-kit/db'
 import type { Address } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe } from 'vitest'
 import type { SwapRail } from '../start.ts'
 import { startTestSwapRail, TEST_DATABASE_URL, testSwapRailEnv } from '../testing.ts'
 
@@ -33,37 +27,19 @@ import { startTestSwapRail, TEST_DATABASE_URL, testSwapRailEnv } from '../testin
 
 const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url))
 
-let devnet: Devnet
-let baseRpc: TcpFaultProxy
-let tempoRpc: TcpFaultProxy
+let faults: FaultDevnet
 beforeAll(async () => {
-  devnet = await startDevnet()
-  baseRpc = await startTcpFaultProxy(hostPortOf(devnet.base.rpcUrl))
-  tempoRpc = await startTcpFaultProxy(hostPortOf(devnet.tempo!.rpcUrl))
+  faults = await startFaultDevnet()
 }, 60_000)
-afterAll(async () => {
-  await baseRpc?.close()
-  await tempoRpc?.close()
-  await devnet?.stop()
-})
-
-/** Payments settings: short timeouts and leases, the chain reads through fault proxies. */
-const faultEnv = () => ({
-  PAYMENTS_FACILITATOR_TIMEOUT_MS: '1000',
-  PAYMENTS_LEASE_SECONDS: '2',
-  PAYMENTS_BASE_RPC_URL: throughProxy(baseRpc, devnet.base.rpcUrl),
-  PAYMENTS_TEMPO_RPC_URL: throughProxy(tempoRpc, devnet.tempo!.rpcUrl),
-})
+afterAll(() => faults?.stop())
 
 let models = 0
 
-/** A new match on the rail at `url`: an offer and an intent for a model of its own. */
-const buyMatch = async (
-  url: string,
-  paid: (matchId: string) => Promise<number>,
-): Promise<Purchase> => {
+/** A new match on the rail at `serviceUrl`: an offer and an intent for a model of its own. */
+const buyMatch = async (serviceUrl: string, counter: SwapRail): Promise<Purchase> => {
+  const { devnet } = faults
   const model = `fault-model-${process.pid}-${++models}`
-  const offer = await postJson(`${url}/v1/offers`, {
+  const offer = await postJson(`${serviceUrl}/v1/offers`, {
     endpoint: 'http://localhost:9/v1',
     payTo: devnet.accounts.payee2,
     model,
@@ -71,13 +47,19 @@ const buyMatch = async (
     priceUsd: '0.2',
   })
   if (offer.status !== 201) throw new Error(`offer: ${offer.text}`)
-  const intent = await postJson(`${url}/v1/intents`, { model, mtok: 1, maxPriceUsd: '0.2' })
+  const intent = await postJson(`${serviceUrl}/v1/intents`, { model, mtok: 1, maxPriceUsd: '0.2' })
   const match = intent.json.match as { id: string; gross: string; splitAddress: Address }
   return {
-    url: `${url}/v1/matches/${match.id}/pay`,
+    url: `${serviceUrl}/v1/matches/${match.id}/pay`,
     body: '{}',
     price: BigInt(match.gross),
-    deliveries: () => paid(match.id),
+    deliveries: async () => {
+      const { rows } = await counter.deps.database.client.query(
+        `SELECT count(*)::int AS n FROM swap_matches WHERE id = $1 AND status = 'paid'`,
+        [match.id],
+      )
+      return (rows[0] as { n: number }).n
+    },
     // x402 pays the gross to the split; MPP pays the hub and splits the seller's share out.
     received: (rail: PayerRail) =>
       rail === 'mpp'
@@ -92,14 +74,6 @@ const buyMatch = async (
   }
 }
 
-const paidMatches = async (rail: SwapRail, matchId: string) => {
-  const { rows } = await rail.deps.database.client.query(
-    `SELECT count(*)::int AS n FROM swap_matches WHERE id = $1 AND status = 'paid'`,
-    [matchId],
-  )
-  return (rows[0] as { n: number }).n
-}
-
 describe.each(testBackends(TEST_DATABASE_URL))(
   'paying a match exactly once on $name',
   (backend) => {
@@ -111,9 +85,9 @@ describe.each(testBackends(TEST_DATABASE_URL))(
       drop = opened.drop
       if (opened.url) database = await startTcpFaultProxy(hostPortOf(opened.url))
       rail = await startTestSwapRail({
-        devnet,
+        devnet: faults.devnet,
         databaseUrl: opened.url && database ? proxiedPostgresUrl(opened.url, database) : undefined,
-        env: { ...faultEnv(), PAYMENTS_RECONCILE_INTERVAL_MS: '3600000' },
+        env: { ...faults.env(), PAYMENTS_RECONCILE_INTERVAL_MS: '3600000' },
       })
     }, 60_000)
     afterAll(async () => {
@@ -123,56 +97,15 @@ describe.each(testBackends(TEST_DATABASE_URL))(
     })
 
     const target = (): ExactlyOnceTarget => ({
-      devnet,
-      payer: devnet.accounts.payer,
+      devnet: faults.devnet,
+      payer: faults.devnet.accounts.payer,
       reconcileNow: () => rail.reconcileNow(),
-      faults: { baseRpc, tempoRpc, database },
-      buy: () => buyMatch(rail.url, (id) => paidMatches(rail, id)),
+      healthUrl: () => `${rail.url}/health`,
+      faults: { baseRpc: faults.baseRpc, tempoRpc: faults.tempoRpc, database },
+      buy: () => buyMatch(rail.url, rail),
     })
 
-    it('GET /health reports the facilitator, the chains and the unresolved payments', async () => {
-      const health = () =>
-        fetch(`${rail.url}/health`).then(async (r) => ({ http: r.status, ...(await r.json()) }))
-      const healthy = await health()
-      expect(healthy.payments).toEqual({
-        status: 'ok',
-        facilitator: 'ok',
-        chains: {
-          base: { ok: true, block: expect.any(String) },
-          tempo: { ok: true, block: expect.any(String) },
-        },
-        unresolvedPayments: 0,
-      })
-      devnet.facilitator.setBehavior('down')
-      baseRpc.cut()
-      try {
-        // Degraded, not down: the service still answers and paid requests defer.
-        const degraded = await health()
-        expect(degraded.http).toBe(200)
-        expect(degraded.payments).toMatchObject({
-          status: 'degraded',
-          facilitator: 'unavailable',
-          chains: { base: { ok: false }, tempo: { ok: true } },
-        })
-      } finally {
-        devnet.facilitator.setBehavior('normal')
-        baseRpc.restore()
-      }
-      // An MPP payment whose outcome is unknown is counted until the reconciler resolves it.
-      const t = target()
-      const purchase = await t.buy()
-      const headers = await payFor(devnet, 'mpp', purchase, t.payer)
-      tempoRpc.cut()
-      try {
-        expect((await send(purchase, headers)).status).toBe(503)
-        expect((await health()).payments.unresolvedPayments).toBe(1)
-      } finally {
-        tempoRpc.restore()
-      }
-      await t.reconcileNow()
-      expect((await health()).payments.unresolvedPayments).toBe(0)
-    })
-
+    paymentsHealthScenario(target)
     for (const payer of PAYER_RAILS)
       describe(payer, () =>
         exactlyOnceScenarios(payer, target, { databaseFaults: backend.name === 'PostgreSQL' }),
@@ -190,9 +123,9 @@ describe.runIf(TEST_DATABASE_URL)('paying a match when the rail process is kille
     const opened = await createTestDatabase(TEST_DATABASE_URL!)
     drop = opened.drop
     env = testSwapRailEnv({
-      devnet,
+      devnet: faults.devnet,
       env: {
-        ...faultEnv(),
+        ...faults.env(),
         DATABASE_URL: opened.url,
         PORT: String(await freePort()),
         HOST: '127.0.0.1',
@@ -200,7 +133,7 @@ describe.runIf(TEST_DATABASE_URL)('paying a match when the rail process is kille
       },
     })
     observer = await startTestSwapRail({
-      devnet,
+      devnet: faults.devnet,
       databaseUrl: opened.url,
       env: { PAYMENTS_RECONCILE_INTERVAL_MS: '3600000' },
     })
@@ -211,11 +144,11 @@ describe.runIf(TEST_DATABASE_URL)('paying a match when the rail process is kille
   })
 
   const target = (): ChildServiceTarget => ({
-    devnet,
-    payer: devnet.accounts.payer2,
-    faults: { baseRpc, tempoRpc },
+    devnet: faults.devnet,
+    payer: faults.devnet.accounts.payer2,
+    faults: { baseRpc: faults.baseRpc, tempoRpc: faults.tempoRpc },
     start: () => spawnService(MAIN, env),
-    buy: (serviceUrl) => buyMatch(serviceUrl, (id) => paidMatches(observer, id)),
+    buy: (serviceUrl) => buyMatch(serviceUrl, observer),
   })
 
   for (const payer of ['x402-v2', 'mpp'] as const) killScenario(payer, target)
