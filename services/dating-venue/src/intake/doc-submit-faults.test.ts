@@ -142,5 +142,5 @@ describe.runIf(TEST_DATABASE_URL)('doc_submit when the venue process is killed',
     buy: async (serviceUrl) => docPurchase(serviceUrl, observer),
   })
 
-  for (const rail of ['x402-v2', 'mpp'] as const) killScenario(rail, target)
+  for (const rail of PAYER_RAILS) killScenario(rail, target)
 })

@@ -151,5 +151,5 @@ describe.runIf(TEST_DATABASE_URL)('paying a match when the rail process is kille
     buy: (serviceUrl) => buyMatch(serviceUrl, observer),
   })
 
-  for (const payer of ['x402-v2', 'mpp'] as const) killScenario(payer, target)
+  for (const payer of PAYER_RAILS) killScenario(payer, target)
 })
