@@ -2,7 +2,7 @@
 export const OUTBOUND_FAILURES = [
   /** Not a URL, credentials in it, or not https (for a host not allowed). */
   'invalid_url',
-  /** The URL or a resolved address is loopback, private, link-local, CGNAT, multicast or metadata. */
+  /** The URL or a resolved address is not a public unicast address (service-kit's `isNonPublicAddress`). */
   'forbidden_address',
   /** The name did not resolve. */
   'dns',

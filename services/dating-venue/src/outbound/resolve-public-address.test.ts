@@ -23,6 +23,22 @@ test('behavior: a name with any non-public address is refused', async () => {
     ['::1'],
     ['169.254.169.254'],
     ['::ffff:192.168.0.1'],
+    // Forms a hand-written prefix list missed, and the other special ranges.
+    ['::7f00:1'],
+    ['::ffff:0:7f00:1'],
+    ['2002:7f00:1::'],
+    ['fec0::1'],
+    ['64:ff9b::a9fe:a9fe'],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe'],
+    ['fe80::1%eth0'],
+    ['2606:2800:21f:cb07:6820:80da:af6b:8b2c', 'fd00::1'],
+    ['0.0.0.0'],
+    ['100.64.0.1'],
+    ['198.18.0.1'],
+    ['192.0.2.1'],
+    ['255.255.255.255'],
+    ['2001:db8::1'],
+    ['not-an-address'],
   ])
     expect(
       await resolvePublicAddress(new URL('https://agent.example/cb'), {
@@ -30,6 +46,15 @@ test('behavior: a name with any non-public address is refused', async () => {
       }),
       addresses.join(),
     ).toMatchObject({ ok: false, reason: 'forbidden_address' })
+})
+
+test('behavior: NAT64 (DNS64) and 6to4 answers of a public IPv4 address are public', async () => {
+  for (const address of ['64:ff9b::5db8:d70e', '2002:5db8:d70e::1'])
+    expect(
+      await resolvePublicAddress(new URL('https://agent.example/cb'), {
+        lookup: resolvesTo(address),
+      }),
+    ).toEqual({ ok: true, address, family: 6 })
 })
 
 test('behavior: resolver failures are dns', async () => {
@@ -81,6 +106,26 @@ test('behavior: a name resolving to loopback is refused unless allowed', async (
     ok: false,
     reason: 'forbidden_address',
   })
+  expect(hostHeaders).toEqual([])
+})
+
+test('behavior: loopback in an IPv6 disguise is refused before connecting', async () => {
+  for (const address of ['::7f00:1', '::ffff:0:7f00:1', '2002:7f00:1::', '64:ff9b::7f00:1'])
+    expect(
+      await postJsonOutbound(
+        `https://callback.example:${port}/cb`,
+        {},
+        {
+          lookup: resolvesTo(address),
+        },
+      ),
+      address,
+    ).toMatchObject({ ok: false, reason: 'forbidden_address' })
+  for (const host of ['[::127.0.0.1]', '[::ffff:0:7f00:1]', '[2002:7f00:1::]', '[fec0::1]'])
+    expect(await postJsonOutbound(`https://${host}:${port}/cb`, {}), host).toMatchObject({
+      ok: false,
+      reason: 'forbidden_address',
+    })
   expect(hostHeaders).toEqual([])
 })
 
