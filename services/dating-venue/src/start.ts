@@ -120,13 +120,11 @@ export const startVenue = async (
       url: config.VENUE_LOGIN_URL,
     },
     identity: {
-      // Built per call: the webhook address is known once the server listens.
+      // Built per call: the callback page's address is known once the server listens.
       client: config.IDP_BASE_URL
         ? {
             createSession: (input) =>
-              createIdpClient(
-                toIdpClientParameters(config, `${baseUrl}/api/identity/webhook/idp`)!,
-              ).createSession(input),
+              createIdpClient(toIdpClientParameters(config, baseUrl)!).createSession(input),
           }
         : undefined,
       verifyWebhook: (input) =>

@@ -4,6 +4,7 @@ import { z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { CoupleParams } from '../courtship/couples.ts'
 import type { VenueDeps } from '../deps.ts'
+import { registerIdentityDonePage } from '../identity/identity-done-route.ts'
 import { WebhookBody } from '../identity/webhook.ts'
 import { documentRoute, jsonRequest, jsonResponses, SECURITY } from '../openapi.ts'
 import { claimInvite, newIdentitySession } from './claim.ts'
@@ -122,6 +123,7 @@ export const registerEscalationRoutes = (app: App, deps: VenueDeps) => {
     responses: jsonResponses({ 401: 'auth verification failed', 404: 'invalid or used invite' }),
   })
   app.post(claimPath, async (c) => c.json(await claimInvite(deps, await jsonBody(c))))
+  registerIdentityDonePage(app)
   const sessionPath = documentRoute(app, {
     method: 'post',
     path: '/api/identity/session',

@@ -15,7 +15,7 @@ const clientFor = (overrides: Partial<Parameters<typeof createIdpClient>[0]> = {
     baseUrl: idp.url,
     apiKey: 'test-key',
     workflowId: 'wf-adult-check',
-    callbackUrl: 'https://venue.example/claim/done',
+    callbackUrl: 'https://venue.example/identity/done',
     ...overrides,
   })
 
@@ -27,11 +27,13 @@ test('default', async () => {
     url: expect.stringMatching(/\/verify\/[0-9a-f-]{36}$/),
   })
   if (!session.ok) return
+  // v3 by default; the callback is the page the human's browser returns to.
   expect(idp.sessions.get(session.sessionId)).toEqual({
     sessionId: session.sessionId,
+    apiVersion: 'v3',
     workflowId: 'wf-adult-check',
     vendorData: '42',
-    callback: 'https://venue.example/claim/done',
+    callback: 'https://venue.example/identity/done',
     metadata: { couple: 7 },
     status: 'Not Started',
   })
@@ -39,12 +41,18 @@ test('default', async () => {
   expect(await page.text()).toContain(`Identity check for session ${session.sessionId}`)
 })
 
-test('behavior: a trailing slash on the base URL and the v3 path', async () => {
-  const session = await clientFor({
-    baseUrl: `${idp.url}/`,
-    sessionPath: '/v3/session/',
-  }).createSession({ vendorData: '43' })
-  expect(session.ok).toBe(true)
+test('behavior: each API version posts to its own path with the same fields', async () => {
+  for (const apiVersion of ['v3', 'v2'] as const) {
+    const session = await clientFor({ baseUrl: `${idp.url}/`, apiVersion }).createSession({
+      vendorData: `43-${apiVersion}`,
+    })
+    if (!session.ok) throw new Error(session.detail)
+    expect(idp.sessions.get(session.sessionId)).toMatchObject({
+      apiVersion,
+      vendorData: `43-${apiVersion}`,
+      callback: 'https://venue.example/identity/done',
+    })
+  }
 })
 
 test('behavior: a wrong API key', async () => {

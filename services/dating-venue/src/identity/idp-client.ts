@@ -1,18 +1,23 @@
 import { z } from 'zod'
 import type { IdpFailure } from './errors.ts'
+import { type IdpApiVersion, idpSessionPath } from './idp-session-path.ts'
 
 export type CreateIdpClientParameters = {
   /** The provider's API root, e.g. https://verification.didit.me (operator config). */
   baseUrl: string
   apiKey: string
   workflowId: string
-  /** Sent as `callback` (Didit: where the human's browser returns after the check). */
+  /**
+   * Sent as `callback`: in Didit, where the human's *browser* is sent after
+   * the check (with `verificationSessionId` and `status` in the query). The
+   * venue's page, never the webhook: that URL is set at the provider.
+   */
   callbackUrl: string
   /** Limit for the whole call, answer body included. */
   timeoutMs?: number
   fetch?: typeof fetch
-  /** Didit's current docs also describe `/v3/session/` with the same fields. */
-  sessionPath?: string
+  /** `v3` (Didit's current `POST /v3/session/`) or `v2`; same fields either way. */
+  apiVersion?: IdpApiVersion
 }
 
 export type CreateIdpSessionParameters = {
@@ -52,7 +57,7 @@ const MAX_ANSWER_BYTES = 64 * 1024
  * Redirects are not followed, so the API key never travels elsewhere.
  *
  * @example
- * const idp = createIdpClient({ baseUrl, apiKey, workflowId, callbackUrl })
+ * const idp = createIdpClient({ baseUrl, apiKey, workflowId, callbackUrl: `${venue}/identity/done` })
  * const session = await idp.createSession({ vendorData: String(ownerId) })
  * if (session.ok) redirectTo(session.url)
  */
@@ -63,9 +68,9 @@ export const createIdpClient = ({
   callbackUrl,
   timeoutMs = 10_000,
   fetch: fetchImpl = globalThis.fetch,
-  sessionPath = '/v2/session/',
+  apiVersion = 'v3',
 }: CreateIdpClientParameters): IdpClient => {
-  const endpoint = `${baseUrl.replace(/\/+$/, '')}${sessionPath}`
+  const endpoint = `${baseUrl.replace(/\/+$/, '')}${idpSessionPath(apiVersion)}`
 
   const createSession = async ({
     vendorData,

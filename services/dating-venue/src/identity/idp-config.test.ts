@@ -14,8 +14,8 @@ const problemsOf = (schema: z.ZodType, env: Record<string, string>) => {
 
 test('default: no identity provider', () => {
   const config = loadConfig(IdpConfig, {})
-  expect(config).toEqual({ IDP_TIMEOUT_MS: 10_000 })
-  expect(toIdpClientParameters(config, 'https://venue.example/claim/done')).toBeUndefined()
+  expect(config).toEqual({ IDP_TIMEOUT_MS: 10_000, IDP_API_VERSION: 'v3' })
+  expect(toIdpClientParameters(config, 'https://venue.example')).toBeUndefined()
 })
 
 test('behavior: a base URL needs the key, the workflow and the webhook secret', () => {
@@ -38,13 +38,30 @@ test('behavior: spread into a service schema with the refinement', () => {
     IDP_WEBHOOK_SECRET: 'whsec-0123456789abcdef',
     IDP_TIMEOUT_MS: '5000',
   })
-  expect(toIdpClientParameters(config, 'https://venue.example/claim/done')).toEqual({
+  expect(toIdpClientParameters(config, 'https://venue.example/')).toEqual({
     baseUrl: 'https://verification.didit.me',
     apiKey: 'key',
     workflowId: 'wf',
-    callbackUrl: 'https://venue.example/claim/done',
+    // The page for the human's browser, not the webhook (that URL is set at the provider).
+    callbackUrl: 'https://venue.example/identity/done',
     timeoutMs: 5000,
+    apiVersion: 'v3',
   })
+})
+
+test('behavior: the API version is v3 or v2', () => {
+  const provider = {
+    IDP_BASE_URL: 'https://verification.didit.me',
+    IDP_API_KEY: 'key',
+    IDP_WORKFLOW_ID: 'wf',
+    IDP_WEBHOOK_SECRET: 'whsec-0123456789abcdef',
+  }
+  const v2 = loadConfig(IdpConfig, { ...provider, IDP_API_VERSION: 'v2' })
+  expect(toIdpClientParameters(v2, 'https://venue.example')).toMatchObject({
+    apiVersion: 'v2',
+    callbackUrl: 'https://venue.example/identity/done',
+  })
+  expect(problemsOf(IdpConfig, { ...provider, IDP_API_VERSION: 'v1' })).toHaveLength(1)
 })
 
 test('behavior: the API key never goes over plain http to a remote host', () => {

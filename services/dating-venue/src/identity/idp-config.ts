@@ -1,6 +1,8 @@
 import { z } from 'zod'
 import { HttpsOrLoopbackUrl } from './https-url.ts'
+import { IDENTITY_DONE_PATH } from './identity-done-page.ts'
 import type { CreateIdpClientParameters } from './idp-client.ts'
+import { IDP_API_VERSIONS } from './idp-session-path.ts'
 
 const fields = {
   /** e.g. https://verification.didit.me; unset = no identity provider configured. */
@@ -12,6 +14,8 @@ const fields = {
   /** Verifies `X-Signature` on webhooks; short secrets make HMAC guessable. */
   IDP_WEBHOOK_SECRET: z.string().min(16).optional(),
   IDP_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** The session API: `v3` (Didit's current `POST /v3/session/`) or `v2`; same fields. */
+  IDP_API_VERSION: z.enum(IDP_API_VERSIONS).default('v3'),
 }
 
 type IdpFields = z.output<z.ZodObject<typeof fields>>
@@ -42,18 +46,21 @@ export type IdpConfig = z.infer<typeof IdpConfig>
 
 /**
  * Client parameters from parsed IDP_* settings; `undefined` when no provider
- * is configured. `callbackUrl` is the venue's own address for the provider.
+ * is configured. `venueBaseUrl` is the venue's public address: the session's
+ * `callback` is its page for the human's browser ({@link IDENTITY_DONE_PATH}),
+ * not the webhook, whose URL is set at the provider.
  */
 export const toIdpClientParameters = (
   config: IdpConfig,
-  callbackUrl: string,
+  venueBaseUrl: string,
 ): CreateIdpClientParameters | undefined =>
   config.IDP_BASE_URL && config.IDP_API_KEY && config.IDP_WORKFLOW_ID
     ? {
         baseUrl: config.IDP_BASE_URL,
         apiKey: config.IDP_API_KEY,
         workflowId: config.IDP_WORKFLOW_ID,
-        callbackUrl,
+        callbackUrl: `${venueBaseUrl.replace(/\/+$/, '')}${IDENTITY_DONE_PATH}`,
         timeoutMs: config.IDP_TIMEOUT_MS,
+        apiVersion: config.IDP_API_VERSION,
       }
     : undefined

@@ -15,6 +15,7 @@ export {
   type IdpClient,
 } from './idp-client.ts'
 export { IdpConfig, refineIdpConfig, toIdpClientParameters } from './idp-config.ts'
+export type { IdpApiVersion } from './idp-session-path.ts'
 export {
   LOGIN_ALGORITHMS,
   LoginConfig,

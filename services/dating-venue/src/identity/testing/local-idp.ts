@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto'
 import { createApp, createLogger, startTestServer } from '@agents/service-kit'
 import { z } from 'zod'
+import { IDP_API_VERSIONS, type IdpApiVersion, idpSessionPath } from '../idp-session-path.ts'
 import { SIGNATURE_HEADER, signWebhookBody, TIMESTAMP_HEADER } from '../webhook-signature.ts'
 import { renderDecidedPage, renderVerifyPage } from './verify-page.ts'
 
 export type LocalIdpSession = {
   sessionId: string
+  /** The session API the session was created through (`/v3/session/` or `/v2/session/`). */
+  apiVersion: IdpApiVersion
   workflowId: string
   vendorData?: string | undefined
   callback?: string | undefined
@@ -41,23 +44,31 @@ const parseJson = (text: string): unknown => {
   }
 }
 
+/** The venue's webhook route: where webhooks go when no webhook URL is set (see below). */
+const DEFAULT_WEBHOOK_PATH = '/api/identity/webhook/idp'
+
 /**
  * A local identity provider speaking the Didit protocol over real HTTP:
- * `POST /v2/session/` (and `/v3/session/`) with `x-api-key`, a hosted
- * `GET /verify/:id` page, and signed `status.updated` webhooks sent by
- * `decide` (or by the page's buttons). Webhooks go to `webhookUrl` when
- * given (Didit: configured once in its console) or else to the session's
- * `callback`.
+ * `POST /v3/session/` and `/v2/session/` with `x-api-key`, a hosted
+ * `GET /verify/:id` page whose buttons decide and then send the browser to
+ * the session's `callback` with `verificationSessionId` and `status` (as
+ * Didit does), and signed `status.updated` webhooks sent by `decide`.
+ * Webhooks go to the webhook URL (Didit: set in its console; here
+ * `webhookUrl` or `setWebhookUrl`), never to the `callback`; without one, a
+ * test stand-in, to `webhookPath` on the callback's origin.
  */
 export const createLocalIdp = async ({
   apiKey = 'local-idp-api-key',
   webhookSecret = 'local-idp-webhook-secret',
-  webhookUrl,
+  webhookUrl: configuredWebhookUrl,
+  webhookPath = DEFAULT_WEBHOOK_PATH,
 }: {
   apiKey?: string
   webhookSecret?: string
   webhookUrl?: string
+  webhookPath?: string
 } = {}) => {
+  let webhookUrl = configuredWebhookUrl
   const sessions = new Map<string, LocalIdpSession>()
   let lastDelivery: LocalIdpDelivery | undefined
   let misbehaviour: LocalIdpMisbehaviour | undefined
@@ -80,8 +91,10 @@ export const createLocalIdp = async ({
   const decide = async (sessionId: string, decision: LocalIdpDecision): Promise<LocalIdpAnswer> => {
     const session = sessions.get(sessionId)
     if (!session) throw new Error(`local idp: no session ${sessionId}`)
-    const url = webhookUrl ?? session.callback
-    if (!url) throw new Error(`local idp: session ${sessionId} has no callback and no webhookUrl`)
+    const url =
+      webhookUrl ?? (session.callback ? new URL(webhookPath, session.callback).href : undefined)
+    if (!url)
+      throw new Error(`local idp: no webhook URL set and session ${sessionId} has no callback`)
     session.status = decision.status
     const timestamp = Math.floor(Date.now() / 1000)
     const body = JSON.stringify({
@@ -117,7 +130,14 @@ export const createLocalIdp = async ({
     logger: createLogger({ name: 'local-idp', level: 'silent' }),
   })
   let baseUrl = ''
-  for (const path of ['/v2/session/', '/v2/session', '/v3/session/', '/v3/session']) {
+  const sessionRoutes = IDP_API_VERSIONS.flatMap((apiVersion) => {
+    const path = idpSessionPath(apiVersion)
+    return [
+      { apiVersion, path },
+      { apiVersion, path: path.replace(/\/$/, '') },
+    ]
+  })
+  for (const { apiVersion, path } of sessionRoutes) {
     app.post(path, async (c) => {
       if (misbehaviour?.delayMs)
         await new Promise((done) => setTimeout(done, misbehaviour?.delayMs))
@@ -133,6 +153,7 @@ export const createLocalIdp = async ({
       const sessionId = randomUUID()
       sessions.set(sessionId, {
         sessionId,
+        apiVersion,
         workflowId: workflow_id,
         vendorData: vendor_data,
         callback,
@@ -168,7 +189,13 @@ export const createLocalIdp = async ({
       status,
       ...(Number.isInteger(age) && age > 0 ? { age } : {}),
     })
-    return c.html(renderDecidedPage({ status, answerStatus: answer.status }))
+    const callback = sessions.get(c.req.param('id'))?.callback
+    if (!callback) return c.html(renderDecidedPage({ status, answerStatus: answer.status }))
+    // Didit sends the browser back to the callback with these two in the query.
+    const back = new URL(callback)
+    back.searchParams.set('verificationSessionId', c.req.param('id'))
+    back.searchParams.set('status', status)
+    return c.redirect(back.href, 303)
   })
 
   const server = await startTestServer(app)
@@ -183,6 +210,10 @@ export const createLocalIdp = async ({
     /** The last webhook `decide` sent, to replay it with `sendRaw`. */
     get lastDelivery() {
       return lastDelivery
+    },
+    /** What Didit's console (or its webhook-destinations API) sets: where webhooks go. */
+    setWebhookUrl: (url: string | undefined) => {
+      webhookUrl = url
     },
     misbehave: (next: LocalIdpMisbehaviour | undefined) => {
       misbehaviour = next
