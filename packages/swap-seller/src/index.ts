@@ -46,3 +46,16 @@ export {
   serveCompletion,
 } from './proxy/serve-completion.ts'
 export { type StartSellerOptions, startSeller } from './start-seller.ts'
+export { countPromptTokens } from './stream/count-prompt-tokens.ts'
+export { getTokenCounter, type TokenCounter } from './stream/get-token-counter.ts'
+export {
+  type MeterCompletionStreamParameters,
+  meterCompletionStream,
+  type StreamOutcome,
+  type StreamUsage,
+} from './stream/meter-completion-stream.ts'
+export {
+  type ServeCompletionStreamDeps,
+  type ServeCompletionStreamReturnType,
+  serveCompletionStream,
+} from './stream/serve-completion-stream.ts'

@@ -11,6 +11,7 @@ export const ChatCompletionRequest = z.looseObject({
   model: z.string().min(1),
   messages: z.array(z.looseObject({ role: z.string().min(1) })).min(1),
   stream: z.boolean().nullish(),
+  stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
   n: Count.nullish(),
   max_tokens: Count.nullish(),
   max_completion_tokens: Count.nullish(),

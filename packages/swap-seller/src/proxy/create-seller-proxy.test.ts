@@ -117,11 +117,13 @@ test('error: a model the grant does not cover is refused with 403', async () => 
   expect(seller.upstream.calls).toHaveLength(0)
 })
 
-test('error: stream: true is refused with 400', async () => {
+test('behavior: stream: true answers an event stream ending in [DONE]; stream: false JSON', async () => {
   const response = await seller.complete(await seller.hub.issueGrant(), { stream: true })
-  expect(response.status).toBe(400)
-  expect(response.json.error).toBe('streaming not supported')
-  expect(seller.upstream.calls).toHaveLength(0)
+  expect(response.status).toBe(200)
+  expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8')
+  expect(response.headers.get('x-grant-tokens-remaining')).toBe('1000000')
+  expect(response.text.trimEnd().endsWith('data: [DONE]')).toBe(true)
+  expect(response.text).not.toContain('"usage"')
   expect((await seller.complete(await seller.hub.issueGrant(), { stream: false })).status).toBe(200)
 })
 

@@ -4,6 +4,7 @@ import { TOKENS_REMAINING_HEADER } from '../constants.ts'
 import type { GrantKeySource } from '../grant/verify-grant.ts'
 import { createMemoryMeter } from '../meter/create-memory-meter.ts'
 import type { GrantMeter } from '../meter/grant-meter.ts'
+import { serveCompletionStream } from '../stream/serve-completion-stream.ts'
 import type { CompletionTokensField } from './cap-completion-tokens.ts'
 import { ChatCompletionRequest } from './chat-completion-request.ts'
 import type { Upstream } from './forward-completion.ts'
@@ -38,10 +39,10 @@ const refusals: Record<CompletionRefusal, (limitTokens: number) => Refusal> = {
     message: 'model not covered by grant',
     extras: { detail: 'the request must name the model the grant was bought for' },
   }),
-  stream_unsupported: () => ({
+  prompt_too_large: () => ({
     status: 400,
-    message: 'streaming not supported',
-    extras: { detail: 'this seller meters from the final usage figure; send stream: false' },
+    message: 'prompt is larger than the tokens remaining',
+    extras: { detail: "the prompt's estimated tokens already use up what this match has left" },
   }),
   grant_spent: (limitTokens) => ({
     status: 403,
@@ -112,8 +113,19 @@ export const createSellerProxy = (parameters: CreateSellerProxyParameters): App 
     const body = await readJsonBody(c, ChatCompletionRequest)
     if (!body.ok) return c.json(errorBody('invalid request', { issues: body.issues }), 400)
     const grant = c.var.grant
-    const result = await serveCompletion(deps, { grant, request: body.value })
+    const result =
+      body.value.stream === true
+        ? await serveCompletionStream(deps, { grant, request: body.value })
+        : await serveCompletion(deps, { grant, request: body.value })
+    // For a stream: what was left when it started (the stream's own count comes after).
     const headers = { [TOKENS_REMAINING_HEADER]: String(result.remainingTokens) }
+    if (result.ok && 'stream' in result)
+      return c.body(result.stream, 200, {
+        ...headers,
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+        'x-accel-buffering': 'no',
+      })
     if (result.ok)
       return c.json(result.body as object, result.status as ContentfulStatusCode, headers)
     const { status, message, extras = {} } = refusals[result.reason](result.limitTokens)

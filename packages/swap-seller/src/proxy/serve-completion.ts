@@ -9,7 +9,7 @@ import { type ForwardCompletionDeps, forwardCompletion } from './forward-complet
 /** Why a completion was not served: stable snake_case codes the route maps to HTTP. */
 export const CompletionRefusal = {
   modelMismatch: 'model_mismatch',
-  streamUnsupported: 'stream_unsupported',
+  promptTooLarge: 'prompt_too_large',
   grantSpent: 'grant_spent',
   tooManyChoices: 'too_many_choices',
   upstreamUnavailable: 'upstream_unavailable',
@@ -49,10 +49,6 @@ export const serveCompletion = async (
 
   if (request.model !== grant.model)
     return refuse('model_mismatch', await meter.remaining(matchId, limitTokens))
-  // Usage arrives only at the end of a stream (and only if the buyer asks):
-  // metering a stream would mean trusting a figure that may never come.
-  if (request.stream === true)
-    return refuse('stream_unsupported', await meter.remaining(matchId, limitTokens))
 
   // Held across the upstream call: the next request of this match must see
   // this one's usage before it decides whether anything is left.

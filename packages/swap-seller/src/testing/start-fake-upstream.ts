@@ -11,6 +11,12 @@ export type FakeUpstreamBehaviour = {
   /** Body for a non-200 status. */
   errorBody: unknown
   delayMs: number
+  /** `stream: true`: the text of each completion chunk (one token in o200k_base by default). */
+  chunkText: string
+  /** `stream: true`: drop the connection after this many completion chunks (no usage, no [DONE]). */
+  breakAfterChunks: number | undefined
+  /** `stream: true`: wait this long between chunks. */
+  chunkDelayMs: number
 }
 
 export type FakeUpstreamCall = {
@@ -31,6 +37,9 @@ export const startFakeUpstream = async (initial: Partial<FakeUpstreamBehaviour> 
     status: 200,
     errorBody: { error: { message: 'upstream says no', type: 'invalid_request_error' } },
     delayMs: 0,
+    chunkText: ' hi',
+    breakAfterChunks: undefined,
+    chunkDelayMs: 0,
     ...initial,
   }
   const calls: FakeUpstreamCall[] = []
@@ -54,6 +63,8 @@ export const startFakeUpstream = async (initial: Partial<FakeUpstreamBehaviour> 
       completion_tokens: completion,
       total_tokens: behaviour.promptTokens + completion,
     }
+    if (body.stream === true)
+      return streamCompletion(body, behaviour, completion, `${calls.length}`)
     return c.json({
       id: `chatcmpl-${calls.length}`,
       object: 'chat.completion',
@@ -66,3 +77,62 @@ export const startFakeUpstream = async (initial: Partial<FakeUpstreamBehaviour> 
   return { url: `${server.url}/v1`, calls, behaviour, close: server.close }
 }
 export type FakeUpstream = Awaited<ReturnType<typeof startFakeUpstream>>
+
+/**
+ * OpenAI's streaming wire format: a role chunk, one chunk per completion
+ * token, a finish chunk, the usage chunk (empty `choices`) when
+ * `stream_options.include_usage` was asked and usage is not omitted, then
+ * `data: [DONE]`. With `include_usage`, every other chunk carries `usage: null`.
+ */
+const streamCompletion = (
+  body: Record<string, unknown>,
+  behaviour: FakeUpstreamBehaviour,
+  completion: number,
+  id: string,
+) => {
+  const withUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage
+  const chunk = (choices: unknown[], extra: object = {}) =>
+    `data: ${JSON.stringify({
+      id: `chatcmpl-${id}`,
+      object: 'chat.completion.chunk',
+      created: Math.floor(Date.now() / 1000),
+      model: body.model,
+      choices,
+      ...(withUsage ? { usage: null } : {}),
+      ...extra,
+    })}\n\n`
+  const delta = (value: object, finish: string | null = null) =>
+    chunk([{ index: 0, delta: value, finish_reason: finish }])
+  const encoder = new TextEncoder()
+  let sent = 0
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (behaviour.chunkDelayMs > 0)
+        await new Promise((done) => setTimeout(done, behaviour.chunkDelayMs))
+      if (sent === 0) controller.enqueue(encoder.encode(delta({ role: 'assistant', content: '' })))
+      if (behaviour.breakAfterChunks !== undefined && sent >= behaviour.breakAfterChunks) {
+        controller.error(new Error('fake upstream breaks off'))
+        return
+      }
+      if (sent < completion) {
+        sent += 1
+        controller.enqueue(encoder.encode(delta({ content: behaviour.chunkText })))
+        return
+      }
+      let tail = delta({}, 'stop')
+      if (withUsage && !behaviour.omitUsage)
+        tail += chunk([], {
+          usage: {
+            prompt_tokens: behaviour.promptTokens,
+            completion_tokens: completion,
+            total_tokens: behaviour.promptTokens + completion,
+          },
+        })
+      controller.enqueue(encoder.encode(`${tail}data: [DONE]\n\n`))
+      controller.close()
+    },
+  })
+  return new Response(stream, {
+    headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+  })
+}
