@@ -262,7 +262,6 @@ describe('sign payloads', () => {
         image: 'ipfs://bafy',
         metadata: { description: '', socialMediaUrls: [] },
         context: { interface: 'launch-router' },
-        pool: { pairedToken: 'WETH' },
         fees: { type: 'static', clankerFee: 50, pairedFee: 70 },
         vanity: false,
       },

@@ -34,3 +34,6 @@ export const useTestRouter = (env: Record<string, string> = {}) => {
   afterAll(() => handle.server.close())
   return handle
 }
+
+export type { KnobType } from './matrix/knob-type.ts'
+export { defaultPadsDirectory, readPadFiles } from './matrix/load-matrix.ts'

@@ -99,7 +99,7 @@ export const draftIntent = (matrix: Matrix, intent: Record<string, unknown>): Dr
     )
   }
 
-  const knobs = pad ? checkKnobs(matrix, pad, intent, errors, warnings) : {}
+  const knobs = pad ? checkKnobs(matrix, pad, intent, chainId, errors, warnings) : {}
 
   const complete = name.ok && symbol.ok && creator.ok && chainId !== undefined && pad !== undefined
   return {
@@ -154,6 +154,8 @@ const checkCreator = (value: unknown): Checked<`0x${string}`> => {
       problem: 'creator has mixed case that fails the EIP-55 checksum; check the address',
     }
   }
+  // Every SDK-deploy pad's SDK refuses a zero token admin (clanker-sdk: "Admin cannot be zero address").
+  if (/^0x0{40}$/.test(value)) return { ok: false, problem: 'creator must not be the zero address' }
   return { ok: true, value: getAddress(value) }
 }
 
@@ -162,6 +164,7 @@ const checkKnobs = (
   matrix: Matrix,
   pad: Pad,
   intent: Record<string, unknown>,
+  chainId: ChainId | undefined,
   errors: IntentIssue[],
   warnings: IntentIssue[],
 ): Record<string, unknown> => {
@@ -225,6 +228,16 @@ const checkKnobs = (
           IntentCode.knobIgnored,
           field,
           `pad ${pad.id} ignores ${field}: ${validator.knob.description}`,
+        ),
+      )
+      continue
+    }
+    if (chainId !== undefined && validator.knob.unusedOnChains?.includes(chainId)) {
+      warnings.push(
+        issue(
+          IntentCode.knobIgnored,
+          field,
+          `pad ${pad.id} ignores ${field} on chain ${chainId}: its SDK drops it there`,
         ),
       )
       continue

@@ -10,11 +10,29 @@ export type KnobType =
   | { type: 'string'; minLength?: number; maxLength?: number; pattern?: string }
   | { type: 'url'; schemes?: string[] }
   | { type: 'integer'; min?: number; max?: number }
-  | { type: 'number'; min?: number; max?: number; exclusiveMin?: number }
+  | {
+      type: 'number'
+      min?: number
+      max?: number
+      exclusiveMin?: number
+      /** value × integerTimes must be an integer in JavaScript arithmetic (how the pad's SDK converts it). */
+      integerTimes?: number
+    }
   | { type: 'boolean' }
   | { type: 'enum'; values: (string | number | boolean)[] }
   | { type: 'address' }
-  | { type: 'object'; properties: Record<string, KnobType & { required?: boolean }> }
+  | {
+      type: 'object'
+      properties: Record<string, KnobType & { required?: boolean }>
+      /** Cross-field order: `field` must be strictly less than `than` (e.g. ending < starting fee). */
+      lessThan?: { field: string; than: string }[]
+      /** When `when.field` is one of `when.in`, `field` must also satisfy `type` (e.g. a wallet is an address). */
+      conditional?: {
+        when: { field: string; in: (string | number | boolean)[] }
+        field: string
+        type: KnobType
+      }[]
+    }
   | {
       type: 'array'
       items: KnobType
@@ -22,6 +40,8 @@ export type KnobType =
       maxItems?: number
       /** The items' numeric `field` must add up to `equals` (e.g. reward bps to 10000). */
       sumOf?: { field: string; equals: number }
+      /** No two items may share this field's value (e.g. one link per platform). */
+      uniqueBy?: string
     }
 
 export const KnobTypeSchema: z.ZodType<KnobType> = z.lazy(() =>
@@ -48,6 +68,7 @@ export const KnobTypeSchema: z.ZodType<KnobType> = z.lazy(() =>
         min: z.number().optional(),
         max: z.number().optional(),
         exclusiveMin: z.number().optional(),
+        integerTimes: z.number().positive().optional(),
       })
       .strict(),
     z.object({ type: z.literal('boolean') }).strict(),
@@ -65,6 +86,23 @@ export const KnobTypeSchema: z.ZodType<KnobType> = z.lazy(() =>
           z.string(),
           z.intersection(KnobTypeSchema, z.object({ required: z.boolean().optional() })),
         ),
+        lessThan: z.array(z.object({ field: z.string(), than: z.string() }).strict()).optional(),
+        conditional: z
+          .array(
+            z
+              .object({
+                when: z
+                  .object({
+                    field: z.string(),
+                    in: z.array(z.union([z.string(), z.number(), z.boolean()])).min(1),
+                  })
+                  .strict(),
+                field: z.string(),
+                type: KnobTypeSchema,
+              })
+              .strict(),
+          )
+          .optional(),
       })
       .strict(),
     z
@@ -74,6 +112,7 @@ export const KnobTypeSchema: z.ZodType<KnobType> = z.lazy(() =>
         minItems: z.number().int().min(0).optional(),
         maxItems: z.number().int().min(1).optional(),
         sumOf: z.object({ field: z.string(), equals: z.number() }).strict().optional(),
+        uniqueBy: z.string().optional(),
       })
       .strict(),
   ]),
@@ -103,6 +142,8 @@ export const knobTypeToZod = (knob: KnobType): z.ZodType => {
         .max(2048)
         .refine(
           (value) => {
+            // Literally `<scheme>://` in lowercase: SDKs test the prefix (zora: startsWith("ipfs://")).
+            if (!schemes.some((scheme) => value.startsWith(`${scheme}://`))) return false
             try {
               return schemes.includes(new URL(value).protocol.slice(0, -1))
             } catch {
@@ -123,7 +164,12 @@ export const knobTypeToZod = (knob: KnobType): z.ZodType => {
       if (knob.min !== undefined) schema = schema.min(knob.min)
       if (knob.max !== undefined) schema = schema.max(knob.max)
       if (knob.exclusiveMin !== undefined) schema = schema.gt(knob.exclusiveMin)
-      return schema
+      const { integerTimes } = knob
+      if (integerTimes === undefined) return schema
+      return schema.refine(
+        (value) => Number.isInteger(value * integerTimes),
+        `value × ${integerTimes} must be a whole number (the pad's SDK converts it so)`,
+      )
     }
     case 'boolean':
       return z.boolean()
@@ -140,15 +186,23 @@ export const knobTypeToZod = (knob: KnobType): z.ZodType => {
           return [name, property.required ? schema : schema.optional()]
         }),
       )
-      return z.object(shape).strict()
+      return refineObject(z.object(shape).strict(), knob)
     }
     case 'array': {
       let schema = z.array(knobTypeToZod(knob.items))
       if (knob.minItems !== undefined) schema = schema.min(knob.minItems)
       if (knob.maxItems !== undefined) schema = schema.max(knob.maxItems)
-      const { sumOf } = knob
-      if (!sumOf) return schema
-      return schema.refine(
+      const { sumOf, uniqueBy } = knob
+      const unique = uniqueBy
+        ? schema.refine(
+            (items) =>
+              new Set(items.map((item) => (item as Record<string, unknown>)[uniqueBy])).size ===
+              items.length,
+            `no two items may have the same ${uniqueBy}`,
+          )
+        : schema
+      if (!sumOf) return unique
+      return unique.refine(
         (items) =>
           items.reduce<number>(
             (total, item) => total + Number((item as Record<string, unknown>)[sumOf.field] ?? 0),
@@ -160,4 +214,32 @@ export const knobTypeToZod = (knob: KnobType): z.ZodType => {
     default:
       throw new Error(`unknown knob type ${(knob as { type: string }).type}`)
   }
+}
+
+type ObjectKnobType = Extract<KnobType, { type: 'object' }>
+
+/** Adds an object knob's cross-field rules (`lessThan`, `conditional`) to its schema. */
+const refineObject = (schema: z.ZodType, knob: ObjectKnobType): z.ZodType => {
+  const { lessThan = [], conditional = [] } = knob
+  if (lessThan.length === 0 && conditional.length === 0) return schema
+  const compiled = conditional.map((rule) => ({ ...rule, schema: knobTypeToZod(rule.type) }))
+  return schema.superRefine((value, context) => {
+    const record = value as Record<string, unknown>
+    for (const { field, than } of lessThan) {
+      const low = record[field]
+      const high = record[than]
+      if (typeof low === 'number' && typeof high === 'number' && !(low < high))
+        context.addIssue({ code: 'custom', path: [field], message: `must be less than ${than}` })
+    }
+    for (const rule of compiled) {
+      if (!rule.when.in.some((allowed) => allowed === record[rule.when.field])) continue
+      const parsed = rule.schema.safeParse(record[rule.field])
+      if (!parsed.success)
+        context.addIssue({
+          code: 'custom',
+          path: [rule.field],
+          message: `when ${rule.when.field} is ${JSON.stringify(record[rule.when.field])}: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+        })
+    }
+  })
 }

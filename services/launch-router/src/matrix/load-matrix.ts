@@ -108,7 +108,10 @@ const checkPad = (pad: Pad): string[] => {
   }
 
   for (const reference of templateReferences(pad.payload)) {
-    if (reference.kind === 'knob' && !knobNames.has(reference.name))
+    if (
+      (reference.kind === 'knob' || reference.kind === 'knobItem') &&
+      !knobNames.has(reference.name)
+    )
       say(`payload refers to unknown knob ${reference.name}`)
     if (
       reference.kind === 'pinned' &&

@@ -28,6 +28,8 @@ export const Knob = z.intersection(
     /** false: the pad accepts the name but ignores it (draft_intent warns `knob_ignored`). */
     used: z.boolean(),
     required: z.boolean().optional(),
+    /** Chains where the pad's SDK drops this knob: draft_intent warns `knob_ignored` there. */
+    unusedOnChains: z.array(ChainId).optional(),
   }),
 )
 export type Knob = z.infer<typeof Knob>

@@ -4,6 +4,8 @@
  *
  *   { "$intent": "name" | "symbol" | "chainId" | "creator" | "pad" }
  *   { "$knob": "<knob>", "default": <template> }   absent, no default: key omitted
+ *   { "$knobItem": "<array knob>", "match": { "<field>": <value> }, "get": "<field>" }
+ *                                                 one field of the first matching item, else omitted
  *   { "$stock": "ticker" | "address" }            the resolved RH_STOCK pair
  *   { "$pinned": "<name>" }                       a constant pinned in the pad
  *   { "$salt": "value" }                          the mined salt (factory pads)
@@ -17,12 +19,12 @@ export type TemplateContext = {
 }
 
 export type TemplateReference = {
-  kind: 'intent' | 'knob' | 'stock' | 'pinned' | 'salt'
+  kind: 'intent' | 'knob' | 'knobItem' | 'stock' | 'pinned' | 'salt'
   name: string
 }
 
 const OMIT = Symbol('omit')
-const REFERENCE_KEYS = ['$intent', '$knob', '$stock', '$pinned', '$salt'] as const
+const REFERENCE_KEYS = ['$intent', '$knob', '$knobItem', '$stock', '$pinned', '$salt'] as const
 
 const referenceOf = (value: unknown): TemplateReference | undefined => {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
@@ -51,6 +53,18 @@ const compile = (template: unknown): Compiled => {
         const fallback = raw === undefined ? undefined : compile(raw)
         return (context) =>
           name in context.knobs ? context.knobs[name] : fallback ? fallback(context) : OMIT
+      }
+      case 'knobItem': {
+        const { match = {}, get } = template as { match?: Record<string, unknown>; get: string }
+        const wanted = Object.entries(match)
+        return (context) => {
+          const items = context.knobs[name]
+          if (!Array.isArray(items)) return OMIT
+          const item = items.find((candidate) =>
+            wanted.every(([key, value]) => (candidate as Record<string, unknown>)[key] === value),
+          ) as Record<string, unknown> | undefined
+          return item && get in item ? item[get] : OMIT
+        }
       }
       case 'stock':
         return (context) => (context.stock ? context.stock[name as 'ticker' | 'address'] : OMIT)

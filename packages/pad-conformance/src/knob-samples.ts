@@ -1,0 +1,315 @@
+import type { KnobType } from '@agents/launch-router/testing'
+import fc from 'fast-check'
+import { getAddress, toHex } from 'viem'
+
+/** A knob as get_capabilities publishes it. */
+export type PublishedKnob = KnobType & {
+  name: string
+  used: boolean
+  required?: boolean
+  unusedOnChains?: (number | string)[]
+}
+
+type ObjectType = Extract<KnobType, { type: 'object' }>
+type Value = unknown
+
+const SAMPLE_ADDRESS = '0x00000000000000000000000000000000000000b2'
+
+const urlFor = (schemes: string[] | undefined, path = 'token') => {
+  const scheme = schemes?.[0] ?? 'https'
+  return scheme === 'ipfs' ? `ipfs://bafy${path}` : `${scheme}://example.com/${path}`
+}
+
+/** Smallest value in a number knob's range that its own rules accept. */
+const lowestNumber = (knob: Extract<KnobType, { type: 'number' }>) => {
+  const step = knob.integerTimes ? 1 / knob.integerTimes : 1e-6
+  if (knob.min !== undefined) return knob.min
+  if (knob.exclusiveMin !== undefined) return knob.exclusiveMin + step
+  return 0
+}
+
+/** Whether an object value meets its knob's cross-field rules (`lessThan`, `conditional`). */
+const meetsObjectRules = (knob: ObjectType, value: Record<string, unknown>) =>
+  (knob.lessThan ?? []).every(
+    ({ field, than }) =>
+      typeof value[field] !== 'number' ||
+      typeof value[than] !== 'number' ||
+      (value[field] as number) < (value[than] as number),
+  )
+
+/** One valid value, deterministic: required fields only, each at its simplest. */
+export const sampleValue = (knob: KnobType): Value => {
+  switch (knob.type) {
+    case 'string':
+      return 'x'.repeat(Math.max(knob.minLength ?? 0, 1))
+    case 'url':
+      return urlFor(knob.schemes)
+    case 'integer':
+      return knob.min ?? 0
+    case 'number':
+      return lowestNumber(knob) + (knob.max !== undefined ? 0 : 1)
+    case 'boolean':
+      return true
+    case 'enum':
+      return knob.values[0]
+    case 'address':
+      return SAMPLE_ADDRESS
+    case 'object': {
+      const value: Record<string, unknown> = {}
+      for (const [name, property] of Object.entries(knob.properties))
+        if (property.required) value[name] = sampleValue(property)
+      return repairObject(knob, value, undefined)
+    }
+    case 'array': {
+      const count = Math.max(knob.minItems ?? 0, knob.sumOf ? 1 : 0)
+      const items = Array.from({ length: count }, () => sampleValue(knob.items))
+      return knob.sumOf ? spread(items, knob.sumOf, [1]) : items
+    }
+  }
+}
+
+/** Fixes cross-field rules after one property was set, never touching that property. */
+const repairObject = (
+  knob: ObjectType,
+  value: Record<string, unknown>,
+  varied: string | undefined,
+): Record<string, unknown> => {
+  const out = { ...value }
+  for (const { field, than } of knob.lessThan ?? []) {
+    if (meetsObjectRules({ ...knob, lessThan: [{ field, than }] }, out)) continue
+    const highest = knob.properties[than]
+    const lowest = knob.properties[field]
+    if (varied !== than && highest && 'max' in highest && highest.max !== undefined)
+      out[than] = highest.max
+    else if (varied !== field && lowest && 'min' in lowest && lowest.min !== undefined)
+      out[field] = lowest.min
+  }
+  for (const rule of knob.conditional ?? []) {
+    if (rule.when.in.includes(out[rule.when.field] as never) && varied !== rule.field)
+      out[rule.field] = sampleValue(rule.type)
+  }
+  return out
+}
+
+/** Gives the items' `sumOf.field` values that add up to `sumOf.equals`, in proportion to `weights`. */
+const spread = (
+  items: Value[],
+  sumOf: { field: string; equals: number },
+  weights: number[],
+): Value[] => {
+  const used = items.map((_, index) => weights[index] ?? 0)
+  const total = used.reduce((sum, weight) => sum + weight, 0)
+  const shares =
+    total === 0
+      ? used.map((_, index) => (index === 0 ? sumOf.equals : 0))
+      : used.map((weight) => Math.floor((sumOf.equals * weight) / total))
+  const rest = sumOf.equals - shares.reduce((sum, share) => sum + share, 0)
+  shares[shares.length - 1]! += rest
+  return items.map((item, index) => ({ ...(item as object), [sumOf.field]: shares[index] }))
+}
+
+/** Every boundary of a knob: min, max, max length, min and max items, each enum value. */
+export const boundaryValues = (knob: KnobType): Value[] => {
+  switch (knob.type) {
+    case 'string':
+      return [
+        'x'.repeat(Math.max(knob.minLength ?? 0, 1)),
+        ...(knob.maxLength ? ['x'.repeat(knob.maxLength)] : []),
+      ]
+    case 'url':
+      return (knob.schemes ?? ['https']).map((scheme) => urlFor([scheme], 'edge'))
+    case 'integer':
+      return [knob.min ?? 0, ...(knob.max !== undefined ? [knob.max] : [])]
+    case 'number':
+      return [lowestNumber(knob), ...(knob.max !== undefined ? [knob.max] : [])]
+    case 'boolean':
+      return [true, false]
+    case 'enum':
+      return knob.values
+    case 'address':
+      return [SAMPLE_ADDRESS, '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045']
+    case 'object': {
+      const base = sampleValue(knob) as Record<string, unknown>
+      const out: Value[] = []
+      for (const [name, property] of Object.entries(knob.properties)) {
+        for (const edge of boundaryValues(property)) {
+          const candidate = repairObject(knob, { ...base, [name]: edge }, name)
+          if (meetsObjectRules(knob, candidate)) out.push(candidate)
+        }
+      }
+      return out
+    }
+    case 'array': {
+      const sizes = [...new Set([knob.minItems ?? 0, knob.maxItems ?? 3])].filter(
+        (size) => !knob.sumOf || size > 0,
+      )
+      return sizes.map((size) => {
+        const items = uniqueSamples(knob, size)
+        return knob.sumOf
+          ? spread(
+              items,
+              knob.sumOf,
+              items.map(() => 1),
+            )
+          : items
+      })
+    }
+  }
+}
+
+/** `size` valid items, distinct in `uniqueBy` when the knob asks for it. */
+const uniqueSamples = (knob: Extract<KnobType, { type: 'array' }>, size: number): Value[] => {
+  const edges = boundaryValues(knob.items)
+  return Array.from({ length: size }, (_, index) => {
+    const item = sampleValue(knob.items) as Record<string, unknown>
+    if (!knob.uniqueBy || knob.items.type !== 'object') return edges[index % edges.length]
+    const field = knob.items.properties[knob.uniqueBy]
+    const choices = field ? boundaryValues(field) : []
+    return { ...item, [knob.uniqueBy]: choices[index % choices.length] }
+  })
+}
+
+const addressArbitrary = fc
+  .uint8Array({ minLength: 20, maxLength: 20 })
+  .filter((bytes) => bytes.some((byte) => byte !== 0))
+  .map((bytes) => getAddress(toHex(bytes)))
+
+const integerArbitrary = (min: number, max: number) =>
+  fc.bigInt({ min: BigInt(min), max: BigInt(max) }).map(Number)
+
+/** Random valid values of a knob, as the router's rules describe them. */
+export const knobArbitrary = (knob: KnobType): fc.Arbitrary<Value> => {
+  switch (knob.type) {
+    case 'string':
+      return fc.string({
+        minLength: knob.minLength ?? 0,
+        maxLength: Math.min(knob.maxLength ?? 64, 64),
+      })
+    case 'url':
+      return fc
+        .tuple(
+          fc.constantFrom(...(knob.schemes ?? ['https'])),
+          fc.stringMatching(/^[a-z0-9]{1,16}$/),
+        )
+        .map(([scheme, path]) => urlFor([scheme], path))
+    case 'integer':
+      return integerArbitrary(knob.min ?? -(2 ** 31), knob.max ?? 2 ** 40)
+    case 'number': {
+      const lowest = lowestNumber(knob)
+      const highest = knob.max ?? lowest + 1e6
+      const scale = Math.min(knob.integerTimes ?? 1e4, 1e4)
+      return integerArbitrary(Math.ceil(lowest * scale), Math.floor(highest * scale))
+        .map((units) => units / scale)
+        .filter(
+          (value) =>
+            value >= lowest &&
+            (knob.integerTimes === undefined || Number.isInteger(value * knob.integerTimes)),
+        )
+    }
+    case 'boolean':
+      return fc.boolean()
+    case 'enum':
+      return fc.constantFrom(...knob.values)
+    case 'address':
+      return addressArbitrary
+    case 'object': {
+      const shape = Object.fromEntries(
+        Object.entries(knob.properties).map(([name, property]) => [name, knobArbitrary(property)]),
+      )
+      const requiredKeys = Object.entries(knob.properties)
+        .filter(([, property]) => property.required)
+        .map(([name]) => name)
+      return fc
+        .record(shape, { requiredKeys })
+        .chain((value) => {
+          const rule = (knob.conditional ?? []).find((candidate) =>
+            candidate.when.in.includes(value[candidate.when.field] as never),
+          )
+          return rule
+            ? knobArbitrary(rule.type).map((field) => ({ ...value, [rule.field]: field }))
+            : fc.constant(value)
+        })
+        .filter((value) => meetsObjectRules(knob, value))
+    }
+    case 'array': {
+      const constraints = { minLength: knob.minItems ?? 0, maxLength: knob.maxItems ?? 4 }
+      const { uniqueBy, sumOf } = knob
+      const items = uniqueBy
+        ? fc.uniqueArray(knobArbitrary(knob.items), {
+            ...constraints,
+            selector: (item) => (item as Record<string, unknown>)[uniqueBy],
+          })
+        : fc.array(knobArbitrary(knob.items), constraints)
+      if (!sumOf) return items
+      return items
+        .filter((list) => list.length > 0)
+        .chain((list) =>
+          fc
+            .array(fc.nat(100), { minLength: list.length, maxLength: list.length })
+            .map((weights) => spread(list, sumOf, weights)),
+        )
+    }
+  }
+}
+
+/**
+ * Values just outside a knob's published rules: one past each bound, the
+ * exclusive minimum itself, a value the SDK cannot scale, a broken cross-field
+ * rule. The router refuses all of them; the conformance tests check that
+ * whatever the SDK refuses is among them.
+ */
+export const nearMisses = (knob: KnobType): Value[] => {
+  switch (knob.type) {
+    case 'string':
+      return knob.maxLength ? ['x'.repeat(knob.maxLength + 1)] : []
+    case 'url':
+      return (knob.schemes ?? ['https']).flatMap((scheme) => [
+        `${scheme.toUpperCase()}://example.com/x`,
+        `${scheme}:example.com/x`,
+      ])
+    case 'integer':
+      return [
+        ...(knob.min !== undefined ? [knob.min - 1] : []),
+        ...(knob.max !== undefined ? [knob.max + 1] : []),
+        (knob.min ?? 0) + 0.5,
+      ]
+    case 'number':
+      return [
+        ...(knob.min !== undefined ? [knob.min - 1 / (knob.integerTimes ?? 1e6)] : []),
+        ...(knob.exclusiveMin !== undefined ? [knob.exclusiveMin] : []),
+        ...(knob.max !== undefined ? [knob.max + 1] : []),
+        ...(knob.integerTimes
+          ? [
+              lowestNumber(knob) + 1 / (3 * knob.integerTimes),
+              Math.max(lowestNumber(knob), 0) + 0.29,
+            ]
+          : []),
+      ]
+    case 'object': {
+      const base = sampleValue(knob) as Record<string, unknown>
+      const out: Value[] = []
+      for (const [name, property] of Object.entries(knob.properties))
+        for (const miss of nearMisses(property)) out.push({ ...base, [name]: miss })
+      for (const { field, than } of knob.lessThan ?? []) out.push({ ...base, [field]: base[than] })
+      for (const rule of knob.conditional ?? [])
+        out.push({ ...base, [rule.when.field]: rule.when.in[0], [rule.field]: 'not-valid' })
+      return out
+    }
+    case 'array': {
+      const items = boundaryValues(knob).at(-1) as Value[]
+      const out: Value[] = []
+      if (knob.maxItems !== undefined)
+        out.push([
+          ...items,
+          ...Array.from({ length: knob.maxItems + 1 - items.length }, () => items[0]),
+        ])
+      if (knob.uniqueBy && items.length > 1) out.push([items[0], items[0]])
+      if (knob.sumOf)
+        out.push(items.map((item) => ({ ...(item as object), [knob.sumOf!.field]: 1 })))
+      for (const miss of nearMisses(knob.items)) out.push([miss])
+      return out
+    }
+    default:
+      return []
+  }
+}
