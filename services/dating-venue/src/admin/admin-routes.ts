@@ -2,6 +2,7 @@ import type { App } from '@agents/service-kit'
 import { ApiError, SafeText } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import type { VenueDeps } from '../deps.ts'
+import { readJsonBody } from '../http/read-json-body.ts'
 import { runBeat } from '../matchmaking/beat.ts'
 import { documentRoute, jsonRequest, jsonResponses, SECURITY } from '../openapi.ts'
 import { requireOperator } from './admin-auth.ts'
@@ -31,20 +32,11 @@ export const registerAdminRoutes = (app: App, deps: VenueDeps) => {
     responses: jsonResponses({ 409: 'a beat is running' }),
   })
   app.post(beatPath, async (c) => {
-    const text = await c.req.text()
-    let cycleId: string | undefined
-    if (text.trim()) {
-      let body: unknown
-      try {
-        body = JSON.parse(text)
-      } catch {
-        throw new ApiError(400, 'malformed JSON body')
-      }
-      const given = (body as { cycleId?: unknown } | null)?.cycleId
-      if (given !== undefined && (typeof given !== 'string' || !/^[\w:.-]{1,80}$/.test(given)))
-        throw new ApiError(400, 'cycleId must be 1-80 characters of letters, digits, _ : . -')
-      cycleId = given as string | undefined
-    }
+    const body = await readJsonBody(c)
+    const given = (body as { cycleId?: unknown } | null)?.cycleId
+    if (given !== undefined && (typeof given !== 'string' || !/^[\w:.-]{1,80}$/.test(given)))
+      throw new ApiError(400, 'cycleId must be 1-80 characters of letters, digits, _ : . -')
+    const cycleId = given as string | undefined
     const result = await runBeat(deps, cycleId ? { cycleId } : {})
     if (!result.ran) throw new ApiError(409, 'a beat is running; try again when it ends')
     return c.json(result.value)
@@ -58,12 +50,7 @@ export const registerAdminRoutes = (app: App, deps: VenueDeps) => {
     responses: jsonResponses(),
   })
   app.post(settingsPath, async (c) => {
-    let body: { key?: unknown; value?: unknown }
-    try {
-      body = (await c.req.json()) as typeof body
-    } catch {
-      throw new ApiError(400, 'malformed JSON body')
-    }
+    const body = (await readJsonBody(c)) as { key?: unknown; value?: unknown } | null
     if (typeof body !== 'object' || body === null || typeof body.key !== 'string')
       throw new ApiError(400, 'key not allowed')
     const value = await deps.settings.set(body.key, body.value)

@@ -6,12 +6,17 @@ import { agentEndpoints, personas } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
 import { Heart, heartProse } from '../heart/heart-schema.ts'
 import { embedInBackground } from '../matchmaking/embed-personas.ts'
+import { isReservedHandle, RESERVED_HANDLES } from './is-reserved-handle.ts'
 
 export const PersonaBody = z
   .object({
     handle: SafeText.min(1)
       .max(64)
-      .regex(/^\S(.*\S)?$/, 'no leading or trailing spaces'),
+      .regex(/^\S(.*\S)?$/, 'no leading or trailing spaces')
+      .refine((handle) => !isReservedHandle(handle), 'handle reserved for the venue')
+      .openapi({
+        description: `not one of the venue's own names (${RESERVED_HANDLES.join(', ')}) nor a look-alike`,
+      }),
     model: SafeText.trim().min(1).max(200),
     persona_age: SafeText.openapi({ description: 'must equal "18+" exactly' }),
     heart: z.union([Heart, SafeText.trim().min(1).max(8000)]),

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import { ApiError, type App, SafeText } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
-import type { Context } from 'hono'
 import { CoupleParams } from '../courtship/couples.ts'
 import type { VenueDeps } from '../deps.ts'
+import { isJsonMediaType } from '../http/is-json-media-type.ts'
+import { readJsonBody } from '../http/read-json-body.ts'
 import { registerIdentityDonePage } from '../identity/identity-done-route.ts'
 import { WebhookBody } from '../identity/webhook.ts'
 import { documentRoute, jsonRequest, jsonResponses, SECURITY } from '../openapi.ts'
@@ -15,17 +16,6 @@ import { BrokerBody, ClaimBody, EscalationParams, OwnerRef } from './escalation-
 import { applyIdentityEvent } from './identity-events.ts'
 import { createInvites, readOwnInvite } from './invites.ts'
 import { brokerCouple, escalationStatus, giveRevealConsent, reveal } from './reveal.ts'
-
-/** A JSON body for the escalation routes, whose spec rows name their own 400s. */
-const jsonBody = async (c: Context) => {
-  const text = await c.req.text()
-  if (!text.trim()) return {}
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    throw new ApiError(400, 'malformed JSON body')
-  }
-}
 
 /** Consent, invites, the human's claim, the identity check and its webhook, the reveal, and the broker action. */
 export const registerEscalationRoutes = (app: App, deps: VenueDeps) => {
@@ -42,7 +32,7 @@ export const registerEscalationRoutes = (app: App, deps: VenueDeps) => {
       await giveIntroConsent(
         deps,
         parseCoupleId(c.req.param('id')),
-        await jsonBody(c),
+        await readJsonBody(c),
         c.req.header('authorization'),
       ),
     ),
@@ -122,7 +112,7 @@ export const registerEscalationRoutes = (app: App, deps: VenueDeps) => {
     request: { body: jsonRequest(ClaimBody) },
     responses: jsonResponses({ 401: 'auth verification failed', 404: 'invalid or used invite' }),
   })
-  app.post(claimPath, async (c) => c.json(await claimInvite(deps, await jsonBody(c))))
+  app.post(claimPath, async (c) => c.json(await claimInvite(deps, await readJsonBody(c))))
   registerIdentityDonePage(app)
   const sessionPath = documentRoute(app, {
     method: 'post',
@@ -133,7 +123,7 @@ export const registerEscalationRoutes = (app: App, deps: VenueDeps) => {
     responses: jsonResponses({ 403: 'not claimed, or by another human', 404: 'no such owner' }),
   })
   app.post(sessionPath, async (c) =>
-    c.json(await newIdentitySession(deps, await jsonBody(c), c.req.header('authorization'))),
+    c.json(await newIdentitySession(deps, await readJsonBody(c), c.req.header('authorization'))),
   )
   const webhookPath = documentRoute(app, {
     method: 'post',
@@ -153,6 +143,10 @@ export const registerEscalationRoutes = (app: App, deps: VenueDeps) => {
       timestamp,
     })
     if (!checked.ok) return c.json({ error: 'webhook rejected', reason: checked.reason }, 400)
+    // Verified first (the provider's signature decides who may learn anything), then the
+    // JSON-only rule of every JSON route: a signed body of another type applies nothing.
+    if (!isJsonMediaType(c.req.header('content-type')))
+      throw new ApiError(415, 'Unsupported Media Type')
     return c.json(await applyIdentityEvent(deps, checked.event, Number(timestamp)))
   })
   const revealConsentPath = documentRoute(app, {
@@ -197,5 +191,5 @@ export const registerEscalationRoutes = (app: App, deps: VenueDeps) => {
     request: { body: jsonRequest(BrokerBody) },
     responses: jsonResponses({ 404: 'no such couple', 409: 'not committed' }),
   })
-  app.post(brokerPath, async (c) => c.json(await brokerCouple(deps, await jsonBody(c))))
+  app.post(brokerPath, async (c) => c.json(await brokerCouple(deps, await readJsonBody(c))))
 }

@@ -37,7 +37,9 @@ export const createVenueSettings = (
         throw new ApiError(400, 'key not allowed', { allowed: Object.keys(KEYS) })
       if (value === undefined || value === null || value === '')
         throw new ApiError(400, 'value required')
-      const normalised = KEYS[key as SettingKey](String(value))
+      // A JSON scalar only: String([5]) would read as 5.
+      const scalar = ['string', 'number', 'boolean'].includes(typeof value)
+      const normalised = scalar ? KEYS[key as SettingKey](String(value)) : undefined
       if (normalised === undefined) throw new ApiError(400, `invalid value for ${key}`)
       await database.db
         .insert(settings)
