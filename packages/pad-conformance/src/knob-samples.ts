@@ -85,8 +85,18 @@ const repairObject = (
       out[field] = lowest.min
   }
   for (const rule of knob.conditional ?? []) {
-    if (rule.when.in.includes(out[rule.when.field] as never) && varied !== rule.field)
+    if (!rule.when.in.includes(out[rule.when.field] as never)) continue
+    if (varied !== rule.field) {
       out[rule.field] = sampleValue(rule.type)
+      continue
+    }
+    // The varied field keeps its edge value: move the switch to a case the rule does not cover.
+    const switchField = knob.properties[rule.when.field]
+    const other =
+      switchField?.type === 'enum'
+        ? switchField.values.find((value) => !rule.when.in.includes(value))
+        : undefined
+    if (other !== undefined) out[rule.when.field] = other
   }
   return out
 }
