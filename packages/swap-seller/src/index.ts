@@ -45,6 +45,39 @@ export {
   type ServeCompletionReturnType,
   serveCompletion,
 } from './proxy/serve-completion.ts'
+export {
+  BASE_USDC,
+  type RunSellerCommandReturnType,
+  runSellerCommand,
+  SELLER_COMMAND_USAGE,
+} from './run-seller-command.ts'
+export {
+  type BuildCollectTransactionsParameters,
+  buildCollectTransactions,
+  type UnsignedTransaction,
+} from './split/build-collect-transactions.ts'
+export { getSellerOffers, HubOffer } from './split/get-seller-offers.ts'
+export {
+  CollectionProblem,
+  type PlanCollectionDeps,
+  type PlanCollectionParameters,
+  type PlanCollectionReturnType,
+  planCollection,
+  type SplitPlan,
+} from './split/plan-collection.ts'
+export {
+  predictSplitAddress,
+  SPLIT_FACTORY,
+  SPLIT_OWNER,
+  SPLIT_SALT,
+} from './split/predict-split-address.ts'
+export {
+  type SellerSplitParameters,
+  SPLIT_TOTAL_ALLOCATION,
+  type Split,
+  sellerSplit,
+} from './split/seller-split.ts'
+export { splitShares } from './split/split-shares.ts'
 export { type StartSellerOptions, startSeller } from './start-seller.ts'
 export { countPromptTokens } from './stream/count-prompt-tokens.ts'
 export { getTokenCounter, type TokenCounter } from './stream/get-token-counter.ts'
