@@ -26,7 +26,9 @@ export type SplitPlan = {
   created: boolean
   balance: string
   dust: string
-  transactions: UnsignedTransaction[]
+  transactions: (UnsignedTransaction & { estimatedGas: string | null })[]
+  /** The chain's gas price when read (wei); times `estimatedGas` is the L2 execution fee. */
+  gasPrice: string
 }
 
 export const CollectionProblem = {
@@ -97,6 +99,17 @@ export const planCollection = async (
     ])
     const created = code !== undefined && code !== '0x'
     const { shares, dust } = splitShares(split, balance)
+    const transactions =
+      balance > 1n
+        ? buildCollectTransactions({
+            chainId,
+            split,
+            splitAddress,
+            created,
+            token,
+            distributor: seller,
+          })
+        : []
     splits.push({
       splitAddress,
       feeBps: first.feeBps,
@@ -110,18 +123,29 @@ export const planCollection = async (
       created,
       balance: String(balance),
       dust: String(dust),
-      transactions:
-        balance > 1n
-          ? buildCollectTransactions({
-              chainId,
-              split,
-              splitAddress,
-              created,
-              token,
-              distributor: seller,
-            })
-          : [],
+      transactions: await Promise.all(
+        transactions.map(async (transaction) => ({
+          ...transaction,
+          estimatedGas: await estimate(client, seller, transaction),
+        })),
+      ),
+      gasPrice: String(await client.getGasPrice()),
     })
   }
   return { ok: true, payTo: seller, chainId, token, splits }
+}
+
+/**
+ * The node's gas estimate for one transaction sent by the seller, or null when
+ * it cannot estimate it: a distribute before its split exists, or a chain
+ * without the 0xSplits contracts (a local devnet).
+ */
+const estimate = async (client: PublicClient, from: Address, { to, data }: UnsignedTransaction) => {
+  // A call to an address without code "succeeds" for the price of a transfer: no estimate at all.
+  const code = await client.getCode({ address: to })
+  if (code === undefined || code === '0x') return null
+  return client
+    .estimateGas({ account: from, to, data })
+    .then(String)
+    .catch(() => null)
 }
