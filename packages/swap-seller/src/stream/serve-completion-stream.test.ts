@@ -152,6 +152,31 @@ test('behavior: the allowance running out mid-stream stops the stream with a fin
   expect(after.json).toMatchObject({ error: 'grant spent', tokensRemaining: 0 })
 })
 
+test('behavior: a buyer who hangs up mid-stream is charged what was delivered, and the match is free again at once', async () => {
+  seller.resetUpstream({ completionTokens: 1000, chunkDelayMs: 20, omitUsage: true })
+  const matchId = crypto.randomUUID()
+  const controller = new AbortController()
+  const stream = await buyer(await seller.hub.issueGrant({ matchId })).chat.completions.create(
+    { model: TEST_MODEL, messages, stream: true },
+    { signal: controller.signal },
+  )
+  let received = 0
+  const consume = async () => {
+    for await (const chunk of stream) {
+      if (chunk.choices[0]?.delta.content) received += 1
+      if (received === 3) controller.abort()
+    }
+  }
+  await consume().catch(() => {})
+  const started = Date.now()
+  const left = await remainingAfter(matchId)
+  // Not 1000 chunks x 20 ms: the upstream stream was cancelled with the buyer's.
+  expect(Date.now() - started).toBeLessThan(2000)
+  const charged = 1_000_000 - left - (await promptEstimate())
+  expect(charged).toBeGreaterThanOrEqual(3)
+  expect(charged).toBeLessThan(20)
+})
+
 test('error: a prompt larger than what the match has left is refused before the upstream', async () => {
   const matchId = crypto.randomUUID()
   seller.resetUpstream({ promptTokens: 999_995, completionTokens: 0 })
