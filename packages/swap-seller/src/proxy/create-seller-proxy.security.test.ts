@@ -93,6 +93,10 @@ test('behavior: the seller key never appears in a response, whatever the outcome
     await seller.complete(grant, { model: 'x' }),
     await seller.complete('garbage'),
   ]
+  seller.resetUpstream({ chunkText: ` leaked ${TEST_UPSTREAM_KEY}`, completionTokens: 3 })
+  const leaky = await seller.complete(grant, { stream: true })
+  expect(leaky.text).toContain('upstream unavailable')
+  responses.push(leaky)
   seller.resetUpstream({ status: 500, errorBody: { error: `key ${TEST_UPSTREAM_KEY} failed` } })
   responses.push(await seller.complete(grant))
   seller.resetUpstream({ status: 429, errorBody: { error: `rate limit for ${TEST_UPSTREAM_KEY}` } })
