@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 import { SplitV2Client } from '@0xsplits/splits-sdk'
 import { type Devnet, startDevnet } from '@agents/devnet'
 import { postJson } from '@agents/service-kit'
@@ -164,9 +167,14 @@ test('error: a fee recipient that does not reproduce the hub split is refused, a
   expect(await planCollection({ client }, nobody)).toMatchObject({ ok: false, reason: 'no_offers' })
 })
 
-test('default: the seller command prints the plan as JSON; bad arguments are listed with the usage', async () => {
+const cli = fileURLToPath(new URL('../seller-cli.ts', import.meta.url))
+
+test('default: the seller command (seller-cli.ts, a process of its own) prints the plan as JSON; bad arguments are listed with the usage', async () => {
   const payTo = getAddress('0x00000000000000000000000000000000000c0ffe')
-  const run = await runSellerCommand([
+  const run = await promisify(execFile)(process.execPath, [
+    '--import',
+    'tsx',
+    cli,
     'collect',
     '--hub',
     rail.url,
@@ -179,8 +187,12 @@ test('default: the seller command prints the plan as JSON; bad arguments are lis
     '--token',
     devnet.base.usdc,
   ])
-  expect(run.code).toBe(0)
-  expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, payTo, chainId: 8453 })
+  const plan = JSON.parse(run.stdout)
+  expect(plan).toMatchObject({ ok: true, payTo, chainId: 8453 })
+  expect(plan.splits[0].transactions.map((t: { description: string }) => t.description)).toEqual([
+    expect.stringMatching(/^create the split 0x/),
+    expect.stringMatching(/^distribute the split's/),
+  ])
 
   const bad = await runSellerCommand(['collect', '--pay-to', 'nope'])
   expect(bad.code).toBe(2)

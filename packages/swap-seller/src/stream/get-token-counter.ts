@@ -28,5 +28,5 @@ export const getTokenCounter = (model: string): Promise<TokenCounter> => {
 const CL100K = /^(gpt-4(?![o.])|gpt-3\.5|text-embedding)/i
 
 /** The encoding name for a model id, ignoring a provider prefix such as `openai/`. */
-export const encodingFor = (model: string): 'cl100k_base' | 'o200k_base' =>
+const encodingFor = (model: string): 'cl100k_base' | 'o200k_base' =>
   CL100K.test(model.replace(/^.*\//, '')) ? 'cl100k_base' : 'o200k_base'

@@ -1,5 +1,6 @@
 import type { ChatCompletionRequest } from '../proxy/chat-completion-request.ts'
-import { readUpstreamAnswer, type Upstream } from '../proxy/forward-completion.ts'
+import type { Upstream } from '../proxy/forward-completion.ts'
+import { readUpstreamAnswer } from '../proxy/read-upstream-answer.ts'
 
 export type OpenUpstreamStreamReturnType =
   | { ok: true; stream: ReadableStream<Uint8Array> }
