@@ -13,6 +13,7 @@ import {
   type Intent,
   intentArbitrary,
   intentCases,
+  propertyRuns,
   refusesKnob,
   type SignPayload,
   useConformanceRouter,
@@ -114,7 +115,7 @@ describe('bankr payloads against @bankr/cli 0.1.3 DeployTokenRequest and deployT
       fc.asyncProperty(intentArbitrary(capabilities), async (intent) => {
         expectDeployTokenRequest(intent, (await router.signPayload(intent)) as RequestPayload)
       }),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(60) },
     )
   })
 

@@ -9,6 +9,7 @@ import {
   intentArbitrary,
   intentCases,
   nearMissCases,
+  propertyRuns,
   refusesKnob,
   type SignPayload,
   useConformanceRouter,
@@ -163,7 +164,7 @@ describe('clanker-v4 payloads through clanker-sdk 4.2.18 Clanker.getDeployTransa
       fc.asyncProperty(intentArbitrary(capabilities), async (intent) => {
         expectCarries(intent, await build(await router.signPayload(intent)))
       }),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(60) },
     )
   })
 })

@@ -160,3 +160,7 @@ export const refusesKnob = (draft: Draft, knob: string) =>
     (error) =>
       error.code === 'knob_invalid' && (error.field === knob || error.field.startsWith(`${knob}.`)),
   )
+
+/** fast-check runs per property: the default keeps `npm test` fast; PAD_CONFORMANCE_RUNS raises it. */
+export const propertyRuns = (fallback: number) =>
+  Number(process.env.PAD_CONFORMANCE_RUNS) > 0 ? Number(process.env.PAD_CONFORMANCE_RUNS) : fallback

@@ -21,6 +21,7 @@ import {
   intentArbitrary,
   intentCases,
   nearMissCases,
+  propertyRuns,
   refusesKnob,
   type SignPayload,
   useConformanceRouter,
@@ -167,7 +168,7 @@ describe('flaunch payloads through @flaunch/sdk 0.9.16 flaunchIPFS in createFlau
       fc.asyncProperty(intentArbitrary(capabilities), async (intent) => {
         expectCarries(intent, await build(await router.signPayload(intent)))
       }),
-      { numRuns: 40 },
+      { numRuns: propertyRuns(40) },
     )
   })
 

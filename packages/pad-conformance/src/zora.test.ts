@@ -9,6 +9,7 @@ import {
   intentArbitrary,
   intentCases,
   nearMissCases,
+  propertyRuns,
   refusesKnob,
   type SignPayload,
   useConformanceRouter,
@@ -105,7 +106,7 @@ describe('zora-coin payloads through @zoralabs/coins-sdk 0.6.0 createCoinCall, n
         const payload = await router.signPayload(intent)
         expectCarries(intent, payload, await build(payload))
       }),
-      { numRuns: 40 },
+      { numRuns: propertyRuns(40) },
     )
   })
 
