@@ -7,6 +7,8 @@ export type ServeParameters = {
   port: number
   host?: string
   logger: Logger
+  /** Run as closing begins, before draining: end long-lived responses (event streams) so the drain is quick. */
+  onClosing?: () => void
   /** Run after the HTTP server stopped accepting and drained (close pools, databases). */
   onClose?: () => Promise<void> | void
   /** Install SIGTERM/SIGINT handlers that close gracefully and exit. */
@@ -31,6 +33,7 @@ export const serve = (
     port,
     host = '127.0.0.1',
     logger,
+    onClosing,
     onClose,
     handleSignals = false,
     shutdownTimeoutMs = 10_000,
@@ -43,6 +46,7 @@ export const serve = (
       let closing: Promise<void> | undefined
       const close = () => {
         closing ??= (async () => {
+          onClosing?.()
           await new Promise<void>((done) => {
             // Keep-alive sockets would hold close() open until they time out:
             // drop each one as soon as its in-flight request has been answered.

@@ -62,6 +62,12 @@ export const VenueConfig = z
       .max(30 * 86_400)
       .default(7 * 86_400),
     MATCHMAKER_CHAT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8000),
+    /** Live floor streams (GET /api/floor as text/event-stream) open at once on this replica; 503 beyond. */
+    VENUE_FLOOR_MAX_STREAMS: z.coerce.number().int().min(1).max(100_000).default(1000),
+    /** Live floor streams one client address may hold open at once; 503 beyond. */
+    VENUE_FLOOR_MAX_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(8),
+    /** How often the one floor poller of a replica reads new items for all its streams. */
+    VENUE_FLOOR_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   })
   .superRefine((config, context) => {
     refineIdpConfig(config, context)

@@ -1,6 +1,5 @@
 import { type App, jsonRoute, parseInput, RowIdParam } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
-import { streamSSE } from 'hono/streaming'
 import { PersonaBody, submitPersona } from './admission/admission.ts'
 import { AgentBody, registerAgent, VerifyBody, verifyAgent } from './agents/agents.ts'
 import {
@@ -21,6 +20,9 @@ import {
   withdraw,
 } from './courtship/couples.ts'
 import type { VenueDeps } from './deps.ts'
+import { floorHubOf } from './floor/floor-hubs.ts'
+import { refuseFloorStream } from './floor/refuse-floor-stream.ts'
+import { streamFloor } from './floor/stream-floor.ts'
 import { getClientAddress } from './geo/index.ts'
 import { HeartFileBody, submitHeartFile } from './intake/heart-file.ts'
 import { documentRoute, jsonRequest, jsonResponses, SECURITY } from './openapi.ts'
@@ -42,8 +44,6 @@ const post = <schema extends z.ZodType, params extends z.ZodObject | undefined =
   })
 
 const CoupleReadQuery = z.object({ personaId: RowIdParam })
-
-const FLOOR_POLL_MS = 1000
 
 /** The venue core's routes: intake, agents, admission, boards, floor, reports. Logic lives beside each. */
 export const registerRoutes = (app: App, deps: VenueDeps) => {
@@ -199,39 +199,15 @@ export const registerRoutes = (app: App, deps: VenueDeps) => {
     summary:
       'The public live feed: published turns and posts; with Accept: text/event-stream, a stream',
     security: SECURITY.none,
-    responses: jsonResponses(),
+    responses: jsonResponses({ 503: 'too many live streams (Retry-After), or shutting down' }),
   })
   app.get(floorPath, async (c) => {
     if (!(c.req.header('accept') ?? '').includes('text/event-stream'))
       return c.json({ items: await readFloor(deps) })
-    return streamSSE(c, async (stream) => {
-      // Every replica can serve the stream: it polls the tables for what is
-      // newer than what it has sent (ids only grow).
-      const initial = await readFloor(deps)
-      let afterTurn = Math.max(0, ...initial.filter((i) => i.kind === 'turn').map((i) => i.id))
-      let afterPost = Math.max(0, ...initial.filter((i) => i.kind === 'post').map((i) => i.id))
-      for (const item of [...initial].reverse())
-        await stream.writeSSE({
-          event: item.kind,
-          id: `${item.kind}-${item.id}`,
-          data: JSON.stringify(item),
-        })
-      while (!stream.aborted && !stream.closed) {
-        await stream.sleep(FLOOR_POLL_MS)
-        // The database going away (shutdown) ends the stream; the client reconnects elsewhere.
-        const fresh = await readFloor(deps, { afterTurn, afterPost }).catch(() => undefined)
-        if (!fresh) break
-        for (const item of [...fresh].reverse()) {
-          if (item.kind === 'turn') afterTurn = Math.max(afterTurn, item.id)
-          else afterPost = Math.max(afterPost, item.id)
-          await stream.writeSSE({
-            event: item.kind,
-            id: `${item.kind}-${item.id}`,
-            data: JSON.stringify(item),
-          })
-        }
-        if (fresh.length === 0) await stream.writeSSE({ event: 'ping', data: '{}' })
-      }
-    })
+    // Limits count the address the geo gate judged; one poller serves every stream.
+    const address = getClientAddress(c, { trustForwardedFor: deps.trustForwardedFor }) ?? 'unknown'
+    const opened = floorHubOf(deps).open(address)
+    if (!opened.ok) return refuseFloorStream(c, opened.reason)
+    return streamFloor(c, opened.subscription)
   })
 }

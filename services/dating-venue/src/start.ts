@@ -9,6 +9,7 @@ import { openVenueDatabase } from './db/open.ts'
 import { events } from './db/schema.ts'
 import type { VenueDeps } from './deps.ts'
 import { embedderFromConfig } from './embeddings/index.ts'
+import { provideFloorHub } from './floor/floor-hubs.ts'
 import { geoGate, toGeoGateOptions } from './geo/index.ts'
 import {
   createIdpClient,
@@ -157,11 +158,18 @@ export const startVenue = async (
         }, interval)
       : undefined
   timer?.unref()
+  const floor = provideFloorHub(deps, {
+    intervalMs: config.VENUE_FLOOR_POLL_MS,
+    maxStreams: config.VENUE_FLOOR_MAX_STREAMS,
+    maxStreamsPerAddress: config.VENUE_FLOOR_MAX_STREAMS_PER_ADDRESS,
+  })
   const server = await serve(buildApp(deps, { gate, maxBodyBytes: config.MAX_BODY_BYTES }), {
     port: config.PORT,
     host: config.HOST,
     logger,
     handleSignals,
+    // Open floor streams would hold the drain until the forced exit.
+    onClosing: () => floor.close(),
     onClose: async () => {
       clearInterval(timer)
       await reconciler.stop()
