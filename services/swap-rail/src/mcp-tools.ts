@@ -25,7 +25,9 @@ export const swapRailTools = (deps: SwapDeps): McpTool[] => [
     inputSchema: ListOffersQuery,
     validationMessage: 'invalid query',
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    handler: async (query) => ({ offers: (await listOffers(deps, query)).map(offerView) }),
+    handler: async (query) => ({
+      offers: (await listOffers(deps, query)).map((row) => offerView(row, deps.fee)),
+    }),
   }),
   defineMcpTool({
     name: 'swap_create_offer',

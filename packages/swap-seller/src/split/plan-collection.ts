@@ -68,7 +68,8 @@ export const planCollection = async (
   const splits: SplitPlan[] = []
   for (const [hubSplit, group] of bySplit) {
     const [first] = group as [(typeof offers)[number]]
-    const recipient = first.feeRecipient ?? feeRecipient
+    // An explicit fee recipient wins; a wrong one cannot pass the split check below.
+    const recipient = feeRecipient ?? first.feeRecipient
     if (!recipient)
       return {
         ok: false,

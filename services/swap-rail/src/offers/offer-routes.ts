@@ -32,7 +32,7 @@ export const registerOfferRoutes = (app: App, deps: SwapDeps) => {
     const query = ListOffersQuery.safeParse(c.req.query())
     if (!query.success) throw new ApiError(400, 'invalid query', { issues: query.error.issues })
     const rows = await listOffers(deps, query.data)
-    return c.json({ offers: rows.map(offerView) })
+    return c.json({ offers: rows.map((row) => offerView(row, deps.fee)) })
   })
 
   jsonRoute(
@@ -67,7 +67,7 @@ export const registerOfferRoutes = (app: App, deps: SwapDeps) => {
   app.get(getPath, async (c) => {
     const offer = await getOffer(deps, idOr404(c.req.param('id'), 'offer'))
     if (!offer) throw new ApiError(404, 'no such offer')
-    return c.json({ ...offerView(offer), cancelMessage: cancelMessage(offer.id) })
+    return c.json({ ...offerView(offer, deps.fee), cancelMessage: cancelMessage(offer.id) })
   })
 
   jsonRoute(
@@ -99,9 +99,9 @@ export const registerOfferRoutes = (app: App, deps: SwapDeps) => {
         throw new ApiError(
           result.status,
           result.error,
-          result.offer ? { offer: offerView(result.offer) } : {},
+          result.offer ? { offer: offerView(result.offer, deps.fee) } : {},
         )
-      return c.json(offerView(result.offer), 200)
+      return c.json(offerView(result.offer, deps.fee), 200)
     },
     { validationMessage: 'invalid cancel', paramsMessage: INVALID_ID },
   )

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { ApiError, checkPublicUrl } from '@agents/service-kit'
 import { and, asc, eq, type SQL } from 'drizzle-orm'
-import { type Address, getAddress, verifyMessage } from 'viem'
+import { type Address, getAddress, isAddressEqual, verifyMessage } from 'viem'
 import { type OfferRow, offers } from '../db/schema.ts'
 import type { SwapDeps } from '../deps.ts'
 import { matchView } from '../matches/matches.ts'
@@ -11,7 +11,12 @@ import { splitAddress, splitFor } from '../split/split-address.ts'
 
 export type OfferView = ReturnType<typeof offerView>
 
-export const offerView = (offer: OfferRow) => ({
+/**
+ * An offer as served. `feeRecipient` is the hub's fee recipient when it is
+ * the one in this offer's split (so a seller can rebuild the split and
+ * collect; see packages/swap-seller), else null (the hub changed it since).
+ */
+export const offerView = (offer: OfferRow, fee: { recipient: Address }) => ({
   id: offer.id,
   status: offer.status,
   endpoint: offer.endpoint,
@@ -22,6 +27,12 @@ export const offerView = (offer: OfferRow) => ({
   priceUsd: formatUsd(offer.priceAtomic),
   feeBps: offer.feeBps,
   splitAddress: offer.splitAddress,
+  feeRecipient: isAddressEqual(
+    sellerSplit(offer.payTo as Address, { recipient: fee.recipient, bps: offer.feeBps }),
+    offer.splitAddress as Address,
+  )
+    ? fee.recipient
+    : null,
   createdAt: offer.createdAt.toISOString(),
   expiresAt: offer.expiresAt.toISOString(),
 })
@@ -137,7 +148,7 @@ export const postOffer = async (deps: SwapDeps, body: Parameters<typeof createOf
     })
   const { offer, matches } = await createOffer(deps, body)
   return {
-    offer: offerView(offer),
+    offer: offerView(offer, deps.fee),
     matches: await Promise.all(matches.map((match) => matchView(deps, { match, offer }))),
   }
 }
