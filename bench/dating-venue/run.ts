@@ -1,13 +1,14 @@
-// `npm run bench:dating-venue`: the three dating-venue benchmarks, one after
+// `npm run bench:dating-venue`: the four dating-venue benchmarks, one after
 // the other, each in its own process (the embedding model and usearch must
 // not share one): the whole match beat on PostgreSQL, the pairing alone with
-// approximate-vs-exact agreement, and the embedding worker pool.
+// approximate-vs-exact agreement, the embedding worker pool, and the live
+// floor's event streams.
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
 let failed = false
-for (const script of ['beat-bench.ts', 'pairing-bench.ts', 'embed.ts']) {
+for (const script of ['beat-bench.ts', 'pairing-bench.ts', 'embed.ts', 'floor-bench.ts']) {
   process.stdout.write(`\n## ${script}\n`)
   const run = spawnSync(process.execPath, ['--import', 'tsx', `${here}${script}`], {
     stdio: 'inherit',
