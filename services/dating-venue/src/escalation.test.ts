@@ -3,7 +3,6 @@ import { mkdirSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { fileURLToPath } from 'node:url'
 import { testBackends } from '@agents/service-kit/db'
-import { chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   createLocalIdp,
@@ -14,6 +13,7 @@ import {
 } from './identity/index.ts'
 import type { Venue } from './start.ts'
 import { createAgent, createOwner, HEART } from './test-helpers.ts'
+import { launchTestBrowser } from './testing/launch-test-browser.ts'
 import { startTestVenue, TEST_ADMIN_TOKEN, TEST_DATABASE_URL } from './testing.ts'
 
 const server = TEST_DATABASE_URL
@@ -214,10 +214,7 @@ describe.each(backends)('escalation on $name', ({ name, open }) => {
     expect(board.text).not.toContain(mine.token)
 
     // A's human claims in a real browser: sign in at the login provider, then the identity check.
-    const browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox'],
-    })
+    const browser = await launchTestBrowser()
     try {
       const page = await browser.newPage()
       await page.goto(delivered.claimUrl)
