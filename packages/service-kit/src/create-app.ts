@@ -1,10 +1,11 @@
-import { OpenAPIHono } from '@hono/zod-openapi'
+import { OpenAPIHono, type RouteConfig, z } from '@hono/zod-openapi'
 import type { Context, MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import { methodNotAllowed } from 'hono/method-not-allowed'
 import { ApiError, errorBody } from './errors.ts'
 import type { Logger } from './logger.ts'
+import { document, json } from './openapi.ts'
 import { sanitizeError } from './sanitize-error.ts'
 import { isUnavailable } from './unavailable.ts'
 
@@ -27,6 +28,8 @@ export type CreateAppParameters = {
   validationMessage?: string
   /** Replaces the default `GET /health` handler (which answers `{ status: "ok" }`). */
   health?: (c: Context<AppEnv>) => Response | Promise<Response>
+  /** What `health` answers, for `/openapi.json` (required with a custom `health`: every route is documented). */
+  healthResponses?: RouteConfig['responses']
   /** Runs first on every request, before 404/405 and every route (the venue's geographic gate). */
   gate?: MiddlewareHandler<AppEnv>
 }
@@ -51,6 +54,7 @@ export const createApp = ({
   notFoundMessage = 'not found',
   validationMessage = 'invalid request',
   health,
+  healthResponses,
   gate,
 }: CreateAppParameters): App => {
   const app: App = new OpenAPIHono<AppEnv>({
@@ -118,15 +122,34 @@ export const createApp = ({
     return c.json(errorBody('internal'), 500)
   })
 
-  app.get('/health', health ?? ((c) => c.json({ status: 'ok', service: name, version })))
+  const healthPath = document(app, {
+    method: 'get',
+    path: '/health',
+    summary: 'Whether the service and its dependencies are up',
+    security: [],
+    responses: healthResponses ?? {
+      200: json(
+        z.object({ status: z.literal('ok'), service: z.string(), version: z.string() }),
+        'up',
+      ),
+    },
+  })
+  app.get(healthPath, health ?? ((c) => c.json({ status: 'ok', service: name, version })))
 
-  let document: unknown
-  app.get('/openapi.json', (c) => {
-    document ??= app.getOpenAPI31Document({
+  const documentPath = document(app, {
+    method: 'get',
+    path: '/openapi.json',
+    summary: 'This document (OpenAPI 3.1.0)',
+    security: [],
+    responses: { 200: json(z.object({ openapi: z.string() }).passthrough(), 'the document') },
+  })
+  let openapi: unknown
+  app.get(documentPath, (c) => {
+    openapi ??= app.getOpenAPI31Document({
       openapi: '3.1.0',
       info: { title: name, version, ...(description ? { description } : {}) },
     })
-    return c.json(document)
+    return c.json(openapi)
   })
 
   return app

@@ -1,17 +1,22 @@
 import type { RouteConfig } from '@hono/zod-openapi'
-import type { Context } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 import type { z } from 'zod'
 import type { App, AppEnv } from './create-app.ts'
 import { ApiError, errorBody } from './errors.ts'
+import { isJsonMediaType } from './http/is-json-media-type.ts'
 import { parseInput } from './parse-input.ts'
-
-const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i
 
 export type JsonRouteOptions = {
   /** Message of the 400 when the body fails its schema (the venue names its own). */
   validationMessage?: string
   /** Message of the 400 when the path params or the query fail theirs; `validationMessage` by default. */
   paramsMessage?: string
+  /**
+   * Run before the body is read, on this route only (credential checks):
+   * a guard registered with the route cannot be bypassed by the order in
+   * which other routes or `app.use` calls were registered.
+   */
+  middleware?: readonly MiddlewareHandler<AppEnv>[]
 }
 
 type BodyOf<route extends RouteConfig> = route['request'] extends {
@@ -55,6 +60,7 @@ export const jsonRoute = <route extends RouteConfig>(
   {
     validationMessage = 'invalid request',
     paramsMessage = validationMessage,
+    middleware = [],
   }: JsonRouteOptions = {},
 ) => {
   app.openAPIRegistry.registerPath(route)
@@ -65,7 +71,7 @@ export const jsonRoute = <route extends RouteConfig>(
   const querySchema = route.request?.query as z.ZodType | undefined
   const path = route.path.replace(/\{(\w+)\}/g, ':$1')
 
-  app.on(route.method.toUpperCase(), path, async function validateJson(c) {
+  const validateJson: MiddlewareHandler<AppEnv> = async function validateJson(c) {
     const params = paramsSchema && parseInput(paramsSchema, c.req.param(), paramsMessage)
     const query = querySchema && parseInput(querySchema, c.req.query(), paramsMessage)
     // Undeclared parts are read only if the handler asks (most routes have neither).
@@ -78,8 +84,8 @@ export const jsonRoute = <route extends RouteConfig>(
       },
     } as JsonRouteInput<route>
     if (!schema) return handler(c, undefined as BodyOf<route>, input)
-    const mediaType = (c.req.header('content-type') ?? '').split(';')[0]!.trim()
-    if (!JSON_MEDIA_TYPE.test(mediaType)) throw new ApiError(415, 'Unsupported Media Type')
+    if (!isJsonMediaType(c.req.header('content-type')))
+      throw new ApiError(415, 'Unsupported Media Type')
     let value: unknown
     try {
       value = JSON.parse(await c.req.text())
@@ -90,5 +96,6 @@ export const jsonRoute = <route extends RouteConfig>(
     if (!result.success)
       return c.json(errorBody(validationMessage, { issues: result.error.issues }), 400)
     return handler(c, result.data as BodyOf<route>, input)
-  })
+  }
+  app.on(route.method.toUpperCase(), [path], ...middleware, validateJson)
 }

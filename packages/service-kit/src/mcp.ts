@@ -1,11 +1,12 @@
+import { z } from '@hono/zod-openapi'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import { CallToolRequestSchema, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js'
 import { HTTPException } from 'hono/http-exception'
-import type { z } from 'zod'
 import type { App } from './create-app.ts'
 import { ApiError, errorBody } from './errors.ts'
 import type { Logger } from './logger.ts'
+import { document, errors, json } from './openapi.ts'
 import { sanitizeError } from './sanitize-error.ts'
 import { isUnavailable } from './unavailable.ts'
 
@@ -99,6 +100,29 @@ export const mountMcp = (app: App, { name, version, tools, path = '/mcp' }: Moun
     return server
   }
 
+  const McpMessage = z
+    .object({ jsonrpc: z.literal('2.0') })
+    .passthrough()
+    .openapi('JsonRpcMessage', { description: 'JSON-RPC 2.0 (MCP streamable HTTP, stateless)' })
+  document(app, {
+    method: 'post',
+    path,
+    summary: `MCP (streamable HTTP, stateless): the same operations as the REST routes, as tools`,
+    security: [],
+    request: { body: json(McpMessage, 'a JSON-RPC request or batch') },
+    responses: {
+      200: json(McpMessage, 'the JSON-RPC answer'),
+      ...errors({ 400: 'not a JSON-RPC request', 406: 'Accept must allow application/json' }),
+    },
+  })
+  for (const method of ['get', 'delete'] as const)
+    document(app, {
+      method,
+      path,
+      summary: 'Not served: the endpoint is stateless (405, use POST)',
+      security: [],
+      responses: errors({ 405: 'this MCP endpoint is stateless; use POST' }),
+    })
   app.post(path, async function handleMcp(c) {
     const server = buildServer(c.get('logger'))
     const transport = new WebStandardStreamableHTTPServerTransport({

@@ -27,3 +27,25 @@ export const postJson = async (
   // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON bodies by path
   return { status: response.status, headers: response.headers, json: json as any, text }
 }
+
+type OpenApiPaths = { paths?: Record<string, Record<string, unknown>> }
+
+/**
+ * Every route `app` answers that `/openapi.json` does not document, as
+ * `METHOD /path` (middleware registered with `app.use` is not a route).
+ *
+ * @example expect(undocumentedRoutes(app, await (await app.request('/openapi.json')).json())).toEqual([])
+ */
+export const undocumentedRoutes = (app: App, openapi: OpenApiPaths) => {
+  const documented = new Set(
+    Object.entries(openapi.paths ?? {}).flatMap(([path, operations]) =>
+      Object.keys(operations).map(
+        (method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`,
+      ),
+    ),
+  )
+  const registered = new Set(
+    app.routes.filter((route) => route.method !== 'ALL').map((r) => `${r.method} ${r.path}`),
+  )
+  return [...registered].filter((route) => !documented.has(route)).sort()
+}

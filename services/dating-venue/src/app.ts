@@ -3,12 +3,19 @@ import { type App, createApp, mountMcp } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import type { MiddlewareHandler } from 'hono'
 import { registerAdminRoutes } from './admin/admin-routes.ts'
+import { registerAdmissionRoutes } from './admission/admission-routes.ts'
+import { registerAgentRoutes } from './agents/agent-routes.ts'
+import { registerBoardRoutes } from './boards/board-routes.ts'
+import { registerCoupleRoutes } from './couples/couple-routes.ts'
 import type { VenueDeps } from './deps.ts'
 import { registerEscalationRoutes } from './escalation/escalation-routes.ts'
+import { registerFloorRoutes } from './floor/floor-routes.ts'
 import { homePage, llmsFullTxt, llmsTxt, skillMd } from './front/documents.ts'
+import { registerIntakeRoutes } from './intake/intake-routes.ts'
 import { venueTools } from './mcp-tools.ts'
+import { registerJwksRoute } from './notify/jwks-routes.ts'
 import { documentRoute, registerSecuritySchemes, SECURITY } from './openapi.ts'
-import { registerRoutes } from './routes.ts'
+import { registerReportRoutes } from './reports/report-routes.ts'
 
 export const SERVICE_NAME = 'dating-venue'
 export const API_VERSION = '0.1.0'
@@ -60,7 +67,14 @@ export const buildApp = (
   app.get(page('/llms-full.txt', 'The full text for agents', 'text/markdown'), (c) =>
     c.body(llmsFullTxt(deps.baseUrl()), 200, markdown),
   )
-  registerRoutes(app, deps)
+  registerIntakeRoutes(app, deps)
+  registerAgentRoutes(app, deps)
+  registerAdmissionRoutes(app, deps)
+  registerReportRoutes(app, deps)
+  registerBoardRoutes(app, deps)
+  registerCoupleRoutes(app, deps)
+  registerJwksRoute(app, deps)
+  registerFloorRoutes(app, deps)
   registerAdminRoutes(app, deps)
   registerEscalationRoutes(app, deps)
   mountMcp(app, { name: SERVICE_NAME, version: API_VERSION, tools: venueTools(deps) })

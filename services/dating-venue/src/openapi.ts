@@ -81,3 +81,22 @@ export const documentRoute = <route extends RouteConfig>(app: App, route: route)
   app.openAPIRegistry.registerPath(createRoute(route))
   return route.path.replace(/\{(\w+)\}/g, ':$1')
 }
+
+/** A documented JSON POST route for `jsonRoute`: body schema, optional path params and security. */
+export const postRoute = <
+  schema extends z.ZodType,
+  params extends z.ZodObject | undefined = undefined,
+>(
+  path: string,
+  summary: string,
+  schema: schema,
+  { params, security }: { params?: params; security?: Array<Record<string, string[]>> } = {},
+) =>
+  createRoute({
+    method: 'post',
+    path,
+    summary,
+    ...(security ? { security } : {}),
+    request: { body: jsonRequest(schema), params: params as params },
+    responses: jsonResponses(),
+  })

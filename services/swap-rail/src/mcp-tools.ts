@@ -5,7 +5,7 @@ import { CreateIntentBody, postIntent } from './intents/intents.ts'
 import { getMatch, matchView, payChallenge } from './matches/matches.ts'
 import { CreateOfferBody, ListOffersQuery } from './offers/offer-schemas.ts'
 import { listOffers, offerView, postOffer } from './offers/offers.ts'
-import { INVALID_ID, idOr404 } from './openapi-helpers.ts'
+import { INVALID_ID, idOr404 } from './row-ids.ts'
 
 const MatchRef = z.object({ matchId: SafeText.describe('the match id from swap_create_intent') })
 

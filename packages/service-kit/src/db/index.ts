@@ -1,8 +1,10 @@
 export { type AnyTransaction, runExclusive } from './advisory-lock.ts'
+export { isUniqueViolation } from './is-unique-violation.ts'
 export {
   type Database,
   type OpenDatabaseParameters,
   openDatabase,
   type SqlClient,
 } from './open-database.ts'
+export { pgArray } from './pg-array.ts'
 export { createTestDatabase, type TestBackend, testBackends } from './test-database.ts'

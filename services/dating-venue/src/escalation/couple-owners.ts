@@ -1,6 +1,6 @@
 import { ApiError } from '@agents/service-kit'
 import { eq, inArray } from 'drizzle-orm'
-import { coupleIdOf } from '../courtship/couples.ts'
+import { coupleIdOf } from '../couples/couples.ts'
 import { couples, owners, personas } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
 

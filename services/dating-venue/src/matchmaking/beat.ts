@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
+import { pgArray } from '@agents/service-kit/db'
 import { sql } from 'drizzle-orm'
 import { admitPending } from '../admission/admission.ts'
-import { pgArray } from '../db/pg-array.ts'
 import type { VenueDeps } from '../deps.ts'
 import { vectorFromBytes } from '../embeddings/index.ts'
 import { type Heart, heartEmbeddingText } from '../heart/heart-schema.ts'

@@ -1,5 +1,5 @@
+import { pgArray } from '@agents/service-kit/db'
 import { sql } from 'drizzle-orm'
-import { pgArray } from '../db/pg-array.ts'
 import type { EndpointRow } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
 import { postJsonOutbound } from '../outbound/index.ts'

@@ -1,8 +1,7 @@
 import { carriesPayment, paymentChallenge } from '@agents/payments'
-import { ApiError, type App } from '@agents/service-kit'
+import { ApiError, type App, document, errors, freeRead, json } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import type { SwapDeps } from '../deps.ts'
-import { document, errors, freeRead, json } from '../openapi-helpers.ts'
 import { llmsTxt, skillMd } from './documents.ts'
 import { discoveryDocument, samplePrice } from './sample.ts'
 

@@ -1,7 +1,15 @@
-import { ApiError, type App, jsonRoute } from '@agents/service-kit'
+import {
+  ApiError,
+  type App,
+  document,
+  errors,
+  freeRead,
+  json,
+  jsonRoute,
+} from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import type { SwapDeps } from '../deps.ts'
-import { document, errors, freeRead, IdParam, idOr404, json } from '../openapi-helpers.ts'
+import { IdParam, idOr404 } from '../row-ids.ts'
 import { CreateIntentBody, getIntent, intentView, postIntent } from './intents.ts'
 
 const Intent = z.object({}).passthrough().openapi('Intent')

@@ -1,7 +1,7 @@
-import { ApiError, type App } from '@agents/service-kit'
+import { ApiError, type App, document, errors, freeRead, json } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import type { SwapDeps } from '../deps.ts'
-import { document, errors, freeRead, IdParam, idOr404, json } from '../openapi-helpers.ts'
+import { IdParam, idOr404 } from '../row-ids.ts'
 import { getMatch, matchView, payMatch } from './matches.ts'
 
 const Match = z.object({}).passthrough().openapi('Match')

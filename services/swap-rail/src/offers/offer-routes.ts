@@ -1,15 +1,15 @@
-import { ApiError, type App, jsonRoute } from '@agents/service-kit'
-import { createRoute, z } from '@hono/zod-openapi'
-import type { SwapDeps } from '../deps.ts'
 import {
+  ApiError,
+  type App,
   document,
   errors,
   freeRead,
-  IdParam,
-  INVALID_ID,
-  idOr404,
   json,
-} from '../openapi-helpers.ts'
+  jsonRoute,
+} from '@agents/service-kit'
+import { createRoute, z } from '@hono/zod-openapi'
+import type { SwapDeps } from '../deps.ts'
+import { IdParam, INVALID_ID, idOr404 } from '../row-ids.ts'
 import { CancelOfferBody, CreateOfferBody, ListOffersQuery } from './offer-schemas.ts'
 import { cancelMessage, cancelOffer, getOffer, listOffers, offerView, postOffer } from './offers.ts'
 

@@ -1,5 +1,5 @@
-import { ApiError } from '@agents/service-kit'
 import type { Context } from 'hono'
+import { ApiError } from '../errors.ts'
 import { isJsonMediaType } from './is-json-media-type.ts'
 
 /**

@@ -1,0 +1,20 @@
+import { ApiError, parseInput, SafeText } from '@agents/service-kit'
+import { z } from '@hono/zod-openapi'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** The message of a 400 for a path id no row could have (U+0000). */
+export const INVALID_ID = 'invalid id'
+
+export const IdParam = z.object({ id: SafeText.openapi({ param: { name: 'id', in: 'path' } }) })
+
+/**
+ * Ids are uuids; anything else cannot name a row, so it is the same 404,
+ * except text the database could not even compare (U+0000): a 400.
+ */
+export const idOr404 = (id: string | undefined, what: string) => {
+  if (id === undefined) throw new ApiError(404, `no such ${what}`)
+  parseInput(IdParam, { id }, INVALID_ID)
+  if (!UUID.test(id)) throw new ApiError(404, `no such ${what}`)
+  return id.toLowerCase()
+}
