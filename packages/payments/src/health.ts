@@ -1,13 +1,20 @@
+import { z } from 'zod'
 import type { PaymentsDeps } from './sell-once.ts'
 
-export type PaymentsHealth = {
+/** The `payments` part of a service's `/health`, for its OpenAPI document. */
+export const PaymentsHealthSchema = z.object({
   /** `ok` when every dependency answered; `degraded` otherwise (paid routes may refuse or defer). */
-  status: 'ok' | 'degraded'
-  facilitator: 'ok' | 'unavailable' | 'not configured'
-  chains: Record<string, { ok: boolean; block?: string; error?: string }>
+  status: z.enum(['ok', 'degraded']),
+  facilitator: z.enum(['ok', 'unavailable', 'not configured']),
+  chains: z.record(
+    z.string(),
+    z.object({ ok: z.boolean(), block: z.string().optional(), error: z.string().optional() }),
+  ),
   /** Ledger rows not resolved yet: in flight, outcome unknown, or settled and not yet delivered. */
-  unresolvedPayments: number
-}
+  unresolvedPayments: z.number().int(),
+})
+
+export type PaymentsHealth = z.infer<typeof PaymentsHealthSchema>
 
 /**
  * The payment dependencies for a service's /health: the facilitator

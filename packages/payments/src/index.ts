@@ -30,7 +30,7 @@ export {
   X_PAYMENT_HEADER,
   X_PAYMENT_RESPONSE_HEADER,
 } from './headers.ts'
-export { type PaymentsHealth, paymentsHealth } from './health.ts'
+export { type PaymentsHealth, PaymentsHealthSchema, paymentsHealth } from './health.ts'
 export {
   createPaymentLedger,
   type LedgerDatabase,

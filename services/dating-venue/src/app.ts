@@ -1,5 +1,5 @@
-import { paymentsHealth } from '@agents/payments'
-import { type App, createApp, mountMcp } from '@agents/service-kit'
+import { PaymentsHealthSchema, paymentsHealth } from '@agents/payments'
+import { type App, createApp, errors, json, mountMcp } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import type { MiddlewareHandler } from 'hono'
 import { registerAdminRoutes } from './admin/admin-routes.ts'
@@ -35,6 +35,15 @@ export const buildApp = (
     notFoundMessage: 'no such room',
     gate,
     ...(maxBodyBytes ? { maxBodyBytes } : {}),
+    healthResponses: {
+      200: json(
+        z
+          .object({ ok: z.literal(true), mode: z.literal('day0'), payments: PaymentsHealthSchema })
+          .openapi('VenueHealth'),
+        'up; payments may be degraded (paid routes then defer with 503)',
+      ),
+      ...errors({ 500: 'database unavailable: `{ ok: false, error }`' }),
+    },
     health: async (c) => {
       try {
         await deps.database.probe()

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { FloorItem } from '../boards/boards.ts'
 import { createFloorHub } from './floor-hub.ts'
+import type { FloorItem } from './floor-item.ts'
 
 const post = (id: number): FloorItem => ({
   kind: 'post',

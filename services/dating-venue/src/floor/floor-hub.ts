@@ -1,4 +1,4 @@
-import type { FloorItem } from '../boards/boards.ts'
+import type { FloorItem } from './floor-item.ts'
 
 /** What one subscriber receives: new items (newest first), a keep-alive, or the end. */
 export type FloorEvent =

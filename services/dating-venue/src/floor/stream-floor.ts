@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { type SSEStreamingApi, streamSSE } from 'hono/streaming'
-import type { FloorItem } from '../boards/boards.ts'
 import type { FloorSubscription } from './floor-hub.ts'
+import type { FloorItem } from './floor-item.ts'
 
 /** How long the final event may take to reach a client that does not read before the stream is cut. */
 const FINAL_WRITE_MS = 500

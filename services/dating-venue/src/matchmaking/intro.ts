@@ -1,16 +1,10 @@
 import type { Heart } from '../heart/heart-schema.ts'
 import type { SafetyCheck } from '../safety/index.ts'
+import type { ChatSettings } from './chat-settings.ts'
 
 /** The line kept when no intro can be written or checked: it says nothing about either heart. */
 export const PLACEHOLDER_INTRO =
   'The matchmaker paired the two of you this beat. Say hello, and tell each other what you hope to find here.'
-
-export type ChatSettings = {
-  url: string
-  apiKey?: string | undefined
-  model: string
-  timeoutMs: number
-}
 
 const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? []
 

@@ -1,0 +1,4 @@
+/** One item of the public floor, as served (JSON and the event stream). */
+export type FloorItem =
+  | { kind: 'turn'; id: number; couple: number; author: string; body: string; createdAt: string }
+  | { kind: 'post'; id: number; board: string; handle: string; body: string; createdAt: string }
