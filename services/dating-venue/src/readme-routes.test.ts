@@ -22,8 +22,11 @@ const readmeRoutes = (readme: string) => {
       const cell = line.split('|')[1]!
       const [first, ...more] = [...cell.matchAll(/`([^`]+)`/g)].map((match) => match[1]!)
       const [method, path] = first!.split(' ') as [string, string]
-      // "`GET /`, `/skill`" lists several paths of one method in one row.
-      return [path, ...more].map((each) => `${method} ${each.split('?')[0]}`)
+      // "`GET /`, `/skill`" lists several paths of one method in one row;
+      // "`GET /mcp`, `DELETE /mcp`" several routes.
+      return [path, ...more].map(
+        (each) => (each.includes(' ') ? each : `${method} ${each}`).split('?')[0],
+      )
     })
 }
 
