@@ -1,6 +1,7 @@
 import { paymentLedger } from '@agents/payments'
 import { sql } from 'drizzle-orm'
 import {
+  bigint,
   bigserial,
   boolean,
   customType,
@@ -293,6 +294,67 @@ export const identitySessions = pgTable('identity_sessions', {
   updatedAt: at('updated_at').notNull().defaultNow(),
 })
 
+/**
+ * Orders of the spec's state table (created -> challenged -> fulfilled |
+ * failed). The id is the order id the buyer sees (`cr:<ownerId>:<coupleId
+ * or 0>:<utc_day>` for the report; `<kind>:<payment reference>` for items
+ * bought once per payment); the receipt names it once.
+ */
+export const orders = pgTable(
+  'orders',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind').notNull(),
+    // Erasing an owner keeps the order as an anonymous amount (accounting).
+    ownerId: integer('owner_id').references(() => owners.id, { onDelete: 'set null' }),
+    status: text('status', { enum: ['challenged', 'fulfilled', 'failed'] }).notNull(),
+    amountAtomic: bigint('amount_atomic', { mode: 'bigint' }).notNull(),
+    /** The payment ledger's reference of the payment that fulfilled it. */
+    paymentReference: text('payment_reference'),
+    transaction: text('transaction'),
+    failureReason: text('failure_reason'),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('orders_payment_reference').on(table.paymentReference),
+    index('orders_transaction').on(table.transaction),
+    index('orders_status').on(table.status),
+  ],
+)
+
+/**
+ * Revenue in atomic USDC, one row per settled payment, with what accrued to
+ * the buyback reserve (a tenth, rounded down per payment).
+ */
+export const revenue = pgTable('revenue', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  orderId: text('order_id').notNull().unique(),
+  kind: text('kind').notNull(),
+  rail: text('rail').notNull(),
+  amountAtomic: bigint('amount_atomic', { mode: 'bigint' }).notNull(),
+  reserveAtomic: bigint('reserve_atomic', { mode: 'bigint' }).notNull(),
+  createdAt: at('created_at').notNull().defaultNow(),
+})
+
+/** Chat credits per owner (25 per 1 USDC, never expiring), and every change with its reason. */
+export const creditEvents = pgTable(
+  'credit_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => owners.id, { onDelete: 'cascade' }),
+    /** Positive when credited, negative when spent. */
+    credits: integer('credits').notNull(),
+    reason: text('reason').notNull(),
+    /** The order a refund credit is for: each order is credited at most once. */
+    orderId: text('order_id').unique(),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (table) => [index('credit_events_owner').on(table.ownerId)],
+)
+
 // drizzle-kit generates the tables this file exports: the ledger table comes from @agents/payments.
 export { paymentLedger }
 
@@ -315,6 +377,9 @@ export const schema = {
   invites,
   identitySessions,
   paymentLedger,
+  orders,
+  revenue,
+  creditEvents,
 }
 export type Schema = typeof schema
 export type OwnerRow = typeof owners.$inferSelect

@@ -1,0 +1,40 @@
+CREATE TABLE "credit_events" (
+	"id" bigserial PRIMARY KEY NOT NULL,
+	"owner_id" integer NOT NULL,
+	"credits" integer NOT NULL,
+	"reason" text NOT NULL,
+	"order_id" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "credit_events_order_id_unique" UNIQUE("order_id")
+);
+--> statement-breakpoint
+CREATE TABLE "orders" (
+	"id" text PRIMARY KEY NOT NULL,
+	"kind" text NOT NULL,
+	"owner_id" integer,
+	"status" text NOT NULL,
+	"amount_atomic" bigint NOT NULL,
+	"payment_reference" text,
+	"transaction" text,
+	"failure_reason" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "revenue" (
+	"id" bigserial PRIMARY KEY NOT NULL,
+	"order_id" text NOT NULL,
+	"kind" text NOT NULL,
+	"rail" text NOT NULL,
+	"amount_atomic" bigint NOT NULL,
+	"reserve_atomic" bigint NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "revenue_order_id_unique" UNIQUE("order_id")
+);
+--> statement-breakpoint
+ALTER TABLE "credit_events" ADD CONSTRAINT "credit_events_owner_id_owners_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."owners"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "orders" ADD CONSTRAINT "orders_owner_id_owners_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."owners"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "credit_events_owner" ON "credit_events" USING btree ("owner_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "orders_payment_reference" ON "orders" USING btree ("payment_reference");--> statement-breakpoint
+CREATE INDEX "orders_transaction" ON "orders" USING btree ("transaction");--> statement-breakpoint
+CREATE INDEX "orders_status" ON "orders" USING btree ("status");

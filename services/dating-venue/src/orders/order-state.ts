@@ -1,0 +1,117 @@
+import type { PaymentReceipt } from '@agents/payments'
+import type { AnyTransaction } from '@agents/service-kit/db'
+import { eq, or, sql } from 'drizzle-orm'
+import type { VenueDatabase } from '../db/open.ts'
+import { orders } from '../db/schema.ts'
+
+/**
+ * The spec's order states, and the only place that writes them:
+ * (created) -> `challenged` when the 402 is sent; `challenged` ->
+ * `fulfilled` when a verified payment's receipt is persisted with the
+ * delivery; `challenged` -> `failed` when verification fails. A failed
+ * order may be challenged again (the buyer retries); a fulfilled one never
+ * changes.
+ */
+export type OrderStatus = (typeof orders.$inferSelect)['status']
+
+type Executor = AnyTransaction | VenueDatabase['db']
+
+/** EVM hashes compare without case; a Solana signature (base58) is case-sensitive. */
+const normalizeTransaction = (transaction: string) =>
+  transaction.startsWith('0x') ? transaction.toLowerCase() : transaction
+
+export type OrderInput = { id: string; kind: string; ownerId: number | null; amountAtomic: bigint }
+
+/** A 402 was sent for the order: `challenged` unless it is already fulfilled. Returns its status. */
+export const challengeOrder = async (db: Executor, order: OrderInput): Promise<OrderStatus> => {
+  await db
+    .insert(orders)
+    .values({ ...order, status: 'challenged' })
+    .onConflictDoUpdate({
+      target: orders.id,
+      set: { status: 'challenged', failureReason: null, updatedAt: sql`now()` },
+      setWhere: sql`${orders.status} <> 'fulfilled'`,
+    })
+  const [row] = await db
+    .select({ status: orders.status })
+    .from(orders)
+    .where(eq(orders.id, order.id))
+  return row!.status
+}
+
+/** Verification of a payment for the order failed: `failed` with the reason (a fulfilled order stays). */
+export const failOrder = async (db: Executor, order: OrderInput, reason: string) => {
+  await db
+    .insert(orders)
+    .values({ ...order, status: 'failed', failureReason: reason })
+    .onConflictDoUpdate({
+      target: orders.id,
+      set: { status: 'failed', failureReason: reason, updatedAt: sql`now()` },
+      setWhere: sql`${orders.status} <> 'fulfilled'`,
+    })
+}
+
+/**
+ * The payment settled and the order is delivered, in the delivering
+ * transaction: `fulfilled` with the receipt's reference and transaction.
+ * False when another payment already fulfilled it (the caller refuses or
+ * answers with the existing receipt).
+ */
+export const fulfilOrder = async (
+  tx: Executor,
+  order: OrderInput,
+  receipt: Pick<PaymentReceipt, 'reference' | 'transaction'>,
+) => {
+  const written = await tx
+    .insert(orders)
+    .values({
+      ...order,
+      status: 'fulfilled',
+      paymentReference: receipt.reference,
+      transaction: receipt.transaction ? normalizeTransaction(receipt.transaction) : null,
+    })
+    .onConflictDoUpdate({
+      target: orders.id,
+      set: {
+        status: 'fulfilled',
+        paymentReference: receipt.reference,
+        transaction: receipt.transaction ? normalizeTransaction(receipt.transaction) : null,
+        failureReason: null,
+        updatedAt: sql`now()`,
+      },
+      setWhere: sql`${orders.status} <> 'fulfilled'`,
+    })
+    .returning({ id: orders.id })
+  return written.length > 0
+}
+
+/** One order by its id or by the transaction hash that paid it (the operator's look-up). */
+export const findOrder = async (
+  database: VenueDatabase,
+  { orderId, transaction }: { orderId?: string; transaction?: string },
+) => {
+  const [row] = await database.db
+    .select()
+    .from(orders)
+    .where(
+      or(
+        orderId === undefined ? undefined : eq(orders.id, orderId),
+        transaction === undefined
+          ? undefined
+          : eq(orders.transaction, normalizeTransaction(transaction)),
+      ),
+    )
+    .limit(1)
+  return row
+}
+
+/** Orders counted by status, every status present (zero when none). */
+export const ordersByStatus = async (database: VenueDatabase) => {
+  const rows = await database.db
+    .select({ status: orders.status, count: sql<number>`count(*)::int` })
+    .from(orders)
+    .groupBy(orders.status)
+  const counts: Record<OrderStatus, number> = { challenged: 0, fulfilled: 0, failed: 0 }
+  for (const row of rows) counts[row.status] = row.count
+  return counts
+}

@@ -1,0 +1,156 @@
+import { randomBytes } from 'node:crypto'
+import { testBackends } from '@agents/service-kit/db'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openVenueDatabase, type VenueDatabase } from '../db/open.ts'
+import { owners } from '../db/schema.ts'
+import { TEST_DATABASE_URL } from '../testing.ts'
+import { creditBalance, creditsFor, creditUndelivered } from './credits.ts'
+import { challengeOrder, failOrder, findOrder, fulfilOrder, ordersByStatus } from './order-state.ts'
+import { recordRevenue, reserveOf, revenueTotals } from './revenue.ts'
+import { formatUsdc } from './usdc.ts'
+
+describe('USDC amounts', () => {
+  it.each([
+    [0n, '0.00'],
+    [1n, '0.000001'],
+    [100_000n, '0.10'],
+    [1_000_000n, '1.00'],
+    [5_000_000n, '5.00'],
+    [50_000_000n, '50.00'],
+    [1_234_567n, '1.234567'],
+    [1_230_000n, '1.23'],
+    [1_200_000n, '1.20'],
+    [-2_500_000n, '-2.50'],
+    [123_456_789_000_000n, '123456789.00'],
+  ])('%s atomic is %s', (atomic, text) => expect(formatUsdc(atomic)).toBe(text))
+
+  it('a tenth of every price accrues exactly; other amounts round down per payment', () => {
+    for (const price of [1_000_000n, 100_000n, 2_000_000n, 5_000_000n, 50_000_000n])
+      expect(reserveOf(price) * 10n).toBe(price)
+    expect(reserveOf(19n)).toBe(1n)
+  })
+
+  it('credits: 25 per USDC, rounded up for the owner', () => {
+    expect(creditsFor(1_000_000n)).toBe(25)
+    expect(creditsFor(5_000_000n)).toBe(125)
+    expect(creditsFor(100_000n)).toBe(3)
+    expect(creditsFor(40_000n)).toBe(1)
+    expect(creditsFor(40_001n)).toBe(2)
+  })
+})
+
+describe.each(testBackends(TEST_DATABASE_URL))(
+  'orders, revenue and credits on $name',
+  ({ open }) => {
+    let database: VenueDatabase
+    let drop: () => Promise<void>
+    beforeAll(async () => {
+      const opened = await open()
+      drop = opened.drop
+      database = await openVenueDatabase({ url: opened.url, dataDir: 'memory://' })
+    })
+    afterAll(async () => {
+      await database?.close()
+      await drop?.()
+    })
+
+    const order = (id: string) => ({
+      id,
+      kind: 'compatibility_report',
+      ownerId: null,
+      amountAtomic: 5_000_000n,
+    })
+
+    it('challenged -> fulfilled once; a fulfilled order is never challenged, failed or fulfilled again', async () => {
+      expect(await challengeOrder(database.db, order('cr:1:0:2026-11-24'))).toBe('challenged')
+      expect(
+        await fulfilOrder(database.db, order('cr:1:0:2026-11-24'), {
+          reference: 'ref-1',
+          transaction: '0xABC',
+        }),
+      ).toBe(true)
+      expect(await challengeOrder(database.db, order('cr:1:0:2026-11-24'))).toBe('fulfilled')
+      await failOrder(database.db, order('cr:1:0:2026-11-24'), 'bad signature')
+      expect(
+        await fulfilOrder(database.db, order('cr:1:0:2026-11-24'), {
+          reference: 'ref-2',
+          transaction: '0xdef',
+        }),
+      ).toBe(false)
+      expect(await findOrder(database, { transaction: '0xabc' })).toMatchObject({
+        id: 'cr:1:0:2026-11-24',
+        status: 'fulfilled',
+        paymentReference: 'ref-1',
+        failureReason: null,
+      })
+      expect(await findOrder(database, { orderId: 'cr:1:0:2026-11-24' })).toMatchObject({
+        transaction: '0xabc',
+      })
+      expect(await findOrder(database, { orderId: 'cr:9:0:2026-11-24' })).toBeUndefined()
+    })
+
+    it('a failed order keeps its reason and may be challenged again', async () => {
+      await challengeOrder(database.db, order('cr:2:0:2026-11-24'))
+      await failOrder(database.db, order('cr:2:0:2026-11-24'), 'payment not verified: expired')
+      expect(await findOrder(database, { orderId: 'cr:2:0:2026-11-24' })).toMatchObject({
+        status: 'failed',
+        failureReason: 'payment not verified: expired',
+      })
+      expect(await challengeOrder(database.db, order('cr:2:0:2026-11-24'))).toBe('challenged')
+      expect(await ordersByStatus(database)).toEqual({ challenged: 1, fulfilled: 1, failed: 0 })
+    })
+
+    it('each order counts its revenue once; the reserve is exactly a tenth of the total', async () => {
+      const kinds = [
+        ['doc_submit', 1_000_000n],
+        ['agent_ask', 100_000n],
+        ['compatibility_report', 5_000_000n],
+        ['featured_slot', 50_000_000n],
+      ] as const
+      for (const [index, [kind, amountAtomic]] of kinds.entries()) {
+        await recordRevenue(database.db, {
+          orderId: `o-${index}`,
+          kind,
+          rail: 'x402',
+          amountAtomic,
+        })
+        await recordRevenue(database.db, {
+          orderId: `o-${index}`,
+          kind,
+          rail: 'x402',
+          amountAtomic,
+        })
+      }
+      expect(await revenueTotals(database)).toEqual({
+        revenue_usdc: '56.10',
+        buyback_reserve_usdc: '5.61',
+      })
+    })
+
+    it('an undelivered order is credited once, to its owner', async () => {
+      const { ownerId } = await createOwnerRow(database)
+      expect(await creditBalance(database, ownerId)).toBe(0)
+      const first = await creditUndelivered(database.db, {
+        ownerId,
+        orderId: 'cr:x',
+        amountAtomic: 5_000_000n,
+      })
+      const again = await creditUndelivered(database.db, {
+        ownerId,
+        orderId: 'cr:x',
+        amountAtomic: 5_000_000n,
+      })
+      expect(first).toEqual({ credited: true, credits: 125 })
+      expect(again).toEqual({ credited: false, credits: 125 })
+      expect(await creditBalance(database, ownerId)).toBe(125)
+    })
+  },
+)
+
+const createOwnerRow = async (database: VenueDatabase) => {
+  const [owner] = await database.db
+    .insert(owners)
+    .values({ wallet: `0x${randomBytes(20).toString('hex')}`, credentialHash: 'unused' })
+    .returning({ id: owners.id })
+  return { ownerId: owner!.id }
+}
