@@ -93,7 +93,8 @@ export const compileFilter = (prefs: Prefs | undefined): CompiledFilter => {
 }
 
 /** Whether `seeker`'s stated seek is satisfied by `other`'s self; an unstated attribute passes (rule 2). */
-const accepts = (seeker: CompiledFilter, other: CompiledFilter): boolean => {
+/** Whether `seeker`'s stated `seek` is satisfied by `other`'s `self` (one direction of the pair rule). */
+export const accepts = (seeker: CompiledFilter, other: CompiledFilter): boolean => {
   if (seeker.open) return true
   const { gender, age, languages, ethnicity, substances } = other
   if (seeker.seekGenders && gender !== undefined && !seeker.seekGenders.has(gender)) return false
