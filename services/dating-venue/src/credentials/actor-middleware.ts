@@ -19,6 +19,22 @@ const humans = new WeakMap<Context, string>()
 const MISSING_RESOLUTION = 'route reads an actor its middleware never resolved'
 
 /**
+ * The header holding the venue credential: `Authorization: Bearer`, or
+ * `X-Venue-Credential` on a paid retry whose `Authorization` carries an MPP
+ * payment (`Authorization: Payment ...`), which leaves no room for a bearer.
+ */
+export const VENUE_CREDENTIAL_HEADER = 'x-venue-credential'
+
+const credentialHeader = (c: Context) => {
+  const authorization = c.req.header('authorization')
+  if (bearerToken(authorization)) return authorization
+  const alternate = c.req.header(VENUE_CREDENTIAL_HEADER)
+  if (alternate !== undefined) return `Bearer ${alternate}`
+  // A payment is not a credential: without X-Venue-Credential the request has none.
+  return authorization?.startsWith('Payment ') ? undefined : authorization
+}
+
+/**
  * A venue credential (`vo_...` owner, `va_...` active agent) is required:
  * none 401 `credential required: <what>`, not a live one 403.
  *
@@ -29,7 +45,7 @@ export const requireCredential = (
   what: string,
 ): MiddlewareHandler =>
   async function credentialRequired(c, next) {
-    resolved.set(c, await authenticate(deps.database, c.req.header('authorization'), what))
+    resolved.set(c, await authenticate(deps.database, credentialHeader(c), what))
     await next()
   }
 
@@ -42,12 +58,10 @@ export const acceptCredential = (
   what: string,
 ): MiddlewareHandler =>
   async function credentialAccepted(c, next) {
-    const authorization = c.req.header('authorization')
+    const header = credentialHeader(c)
     resolved.set(
       c,
-      authorization === undefined
-        ? undefined
-        : await authenticate(deps.database, authorization, what),
+      header === undefined ? undefined : await authenticate(deps.database, header, what),
     )
     await next()
   }
