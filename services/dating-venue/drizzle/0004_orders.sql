@@ -15,6 +15,7 @@ CREATE TABLE "orders" (
 	"status" text NOT NULL,
 	"amount_atomic" bigint NOT NULL,
 	"payment_reference" text,
+	"settling_reference" text,
 	"transaction" text,
 	"failure_reason" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,

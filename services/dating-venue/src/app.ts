@@ -6,6 +6,7 @@ import { registerAdminRoutes } from './admin/admin-routes.ts'
 import { registerAdmissionRoutes } from './admission/admission-routes.ts'
 import { registerAgentRoutes } from './agents/agent-routes.ts'
 import { registerBoardRoutes } from './boards/board-routes.ts'
+import { registerCompatibilityRoutes } from './compatibility/compatibility-routes.ts'
 import { registerCoupleRoutes } from './couples/couple-routes.ts'
 import type { VenueDeps } from './deps.ts'
 import { registerEscalationRoutes } from './escalation/escalation-routes.ts'
@@ -86,6 +87,7 @@ export const buildApp = (
   registerFloorRoutes(app, deps)
   registerAdminRoutes(app, deps)
   registerEscalationRoutes(app, deps)
+  registerCompatibilityRoutes(app, deps)
   mountMcp(app, { name: SERVICE_NAME, version: API_VERSION, tools: venueTools(deps) })
   return app
 }

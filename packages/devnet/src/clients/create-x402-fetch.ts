@@ -7,6 +7,11 @@ import type { PrivateKeyAccount } from 'viem/accounts'
 export type CreateX402FetchParameters = {
   account: PrivateKeyAccount
   network?: `${string}:${string}`
+  /**
+   * The client's per-payment cap (x402's spend controls; the SDK's default is
+   * "$1"). The devnet's buyers pay the services' real prices, up to 50 USDC.
+   */
+  maxAmountPerPayment?: `$${number}` | false
 }
 
 /**
@@ -19,9 +24,9 @@ export type CreateX402FetchParameters = {
  */
 export const createX402Fetch = (
   publicClient: PublicClient,
-  { account, network = 'eip155:8453' }: CreateX402FetchParameters,
+  { account, network = 'eip155:8453', maxAmountPerPayment = '$50' }: CreateX402FetchParameters,
 ): typeof fetch => {
-  const client = new x402Client()
+  const client = new x402Client().setSpendControls({ maxAmountPerPayment })
   registerExactEvmScheme(client, {
     signer: toClientEvmSigner(account, publicClient),
     networks: [network],

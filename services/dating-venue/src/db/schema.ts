@@ -311,6 +311,8 @@ export const orders = pgTable(
     amountAtomic: bigint('amount_atomic', { mode: 'bigint' }).notNull(),
     /** The payment ledger's reference of the payment that fulfilled it. */
     paymentReference: text('payment_reference'),
+    /** The one payment being settled for it: a second payment is refused before it moves money. */
+    settlingReference: text('settling_reference'),
     transaction: text('transaction'),
     failureReason: text('failure_reason'),
     createdAt: at('created_at').notNull().defaultNow(),

@@ -1,6 +1,6 @@
 import type { PaymentReceipt } from '@agents/payments'
 import type { AnyTransaction } from '@agents/service-kit/db'
-import { eq, or, sql } from 'drizzle-orm'
+import { and, eq, ne, or, sql } from 'drizzle-orm'
 import type { VenueDatabase } from '../db/open.ts'
 import { orders } from '../db/schema.ts'
 
@@ -39,6 +39,58 @@ export const challengeOrder = async (db: Executor, order: OrderInput): Promise<O
   return row!.status
 }
 
+/**
+ * Reserves the order for one payment, in the payment's claim transaction:
+ * `held` (this payment may settle), `fulfilled` (another payment already
+ * paid it: refuse before this one moves money) or `busy` (another payment
+ * is settling it now).
+ */
+export const holdOrder = async (
+  tx: Executor,
+  order: OrderInput,
+  reference: string,
+): Promise<'held' | 'fulfilled' | 'busy'> => {
+  const held = await tx
+    .insert(orders)
+    .values({ ...order, status: 'challenged', settlingReference: reference })
+    .onConflictDoUpdate({
+      target: orders.id,
+      set: { settlingReference: reference, updatedAt: sql`now()` },
+      setWhere: sql`${orders.status} <> 'fulfilled' AND (${orders.settlingReference} IS NULL OR ${orders.settlingReference} = ${reference})`,
+    })
+    .returning({ id: orders.id })
+  if (held.length > 0) return 'held'
+  const [row] = await tx
+    .select({ status: orders.status })
+    .from(orders)
+    .where(eq(orders.id, order.id))
+  return row?.status === 'fulfilled' ? 'fulfilled' : 'busy'
+}
+
+/** The held payment failed without moving money: the order is free again, `failed` with the reason. */
+export const releaseOrder = async (
+  tx: Executor,
+  orderId: string,
+  reference: string,
+  reason: string,
+) => {
+  await tx
+    .update(orders)
+    .set({
+      settlingReference: null,
+      status: 'failed',
+      failureReason: reason,
+      updatedAt: sql`now()`,
+    })
+    .where(
+      and(
+        eq(orders.id, orderId),
+        eq(orders.settlingReference, reference),
+        ne(orders.status, 'fulfilled'),
+      ),
+    )
+}
+
 /** Verification of a payment for the order failed: `failed` with the reason (a fulfilled order stays). */
 export const failOrder = async (db: Executor, order: OrderInput, reason: string) => {
   await db
@@ -47,7 +99,8 @@ export const failOrder = async (db: Executor, order: OrderInput, reason: string)
     .onConflictDoUpdate({
       target: orders.id,
       set: { status: 'failed', failureReason: reason, updatedAt: sql`now()` },
-      setWhere: sql`${orders.status} <> 'fulfilled'`,
+      // Another payment being settled for the order decides it, not this refusal.
+      setWhere: sql`${orders.status} <> 'fulfilled' AND ${orders.settlingReference} IS NULL`,
     })
 }
 
@@ -74,6 +127,7 @@ export const fulfilOrder = async (
       target: orders.id,
       set: {
         status: 'fulfilled',
+        settlingReference: null,
         paymentReference: receipt.reference,
         transaction: receipt.transaction ? normalizeTransaction(receipt.transaction) : null,
         failureReason: null,

@@ -1,0 +1,91 @@
+import type { AnyTransaction } from '@agents/service-kit/db'
+import { desc, eq, inArray } from 'drizzle-orm'
+import type { VenueDatabase } from '../db/open.ts'
+import { couples, heartFiles, owners, personas, personaVectors } from '../db/schema.ts'
+import { cosine } from '../embeddings/cosine.ts'
+import { vectorFromBytes } from '../embeddings/vector-bytes.ts'
+import type { Heart } from '../heart/heart-schema.ts'
+import { heartProse } from '../heart/heart-schema.ts'
+import { REPORT_ERRORS } from './compatibility-errors.ts'
+import { type ReportSide, type ReportSignals, reportSignals } from './report-signals.ts'
+
+type Executor = AnyTransaction | VenueDatabase['db']
+
+/** What a report is written from: the owner's own heart, and the pair's derived signals. */
+export type ReportInputs = {
+  ownHeart: Heart | string
+  signals: ReportSignals | undefined
+  /** The other side's prose, only to check the report never quotes it; never sent anywhere. */
+  otherHeartText: string | undefined
+}
+
+export type ReportInputsOutcome =
+  | { ok: true; inputs: ReportInputs }
+  | { ok: false; status: 403 | 404 | 409; error: string }
+
+const marketOf = (row: { homeMarket: string | null; activeMarket: string | null }) => ({
+  home: row.homeMarket ?? 'other',
+  active: row.activeMarket ?? 'remote',
+})
+
+/**
+ * Loads what an owner's report needs, and refuses what no payment could
+ * fix: an unknown owner or couple (404), a couple the owner is not in
+ * (403), an owner with no doc (409). Runs before the 402 and again at
+ * delivery (the reconciler may deliver later).
+ */
+export const loadReportInputs = async (
+  db: Executor,
+  { ownerId, coupleId }: { ownerId: number; coupleId: number | undefined },
+): Promise<ReportInputsOutcome> => {
+  const [owner] = await db.select({ id: owners.id }).from(owners).where(eq(owners.id, ownerId))
+  if (!owner) return { ok: false, status: 404, error: REPORT_ERRORS.noSuchOwner }
+  if (coupleId === undefined) {
+    const [file] = await db
+      .select({ heart: heartFiles.heart })
+      .from(heartFiles)
+      .where(eq(heartFiles.ownerId, ownerId))
+      .orderBy(desc(heartFiles.id))
+      .limit(1)
+    if (!file) return { ok: false, status: 409, error: REPORT_ERRORS.noDoc }
+    return {
+      ok: true,
+      inputs: {
+        ownHeart: file.heart as Heart | string,
+        signals: undefined,
+        otherHeartText: undefined,
+      },
+    }
+  }
+  const [couple] = await db.select().from(couples).where(eq(couples.id, coupleId))
+  if (!couple) return { ok: false, status: 404, error: REPORT_ERRORS.noSuchCouple }
+  const pair = await db
+    .select()
+    .from(personas)
+    .where(inArray(personas.id, [couple.personaA, couple.personaB]))
+  const mine = pair.find((persona) => persona.ownerId === ownerId)
+  const theirs = pair.find((persona) => persona !== mine)
+  if (!mine || !theirs) return { ok: false, status: 403, error: REPORT_ERRORS.notInCouple }
+  const vectors = await db
+    .select()
+    .from(personaVectors)
+    .where(inArray(personaVectors.personaId, [mine.id, theirs.id]))
+  const [a, b] = [mine.id, theirs.id].map((id) => vectors.find((row) => row.personaId === id))
+  // Only vectors of one model are comparable (a model change re-embeds everyone).
+  const similarity =
+    a && b && a.modelId === b.modelId && a.dimension === b.dimension
+      ? cosine(vectorFromBytes(a.vector, a.dimension), vectorFromBytes(b.vector, b.dimension))
+      : null
+  const side = (row: typeof mine): ReportSide => ({
+    heart: row.heart as Heart | string,
+    market: marketOf(row),
+  })
+  return {
+    ok: true,
+    inputs: {
+      ownHeart: mine.heart as Heart | string,
+      signals: reportSignals(side(mine), side(theirs), similarity),
+      otherHeartText: heartProse(theirs.heart as Heart | string),
+    },
+  }
+}
