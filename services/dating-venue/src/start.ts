@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { paymentsFromEnv, type ReconcileResult, startReconciler } from '@agents/payments'
 import { createLogger, type Logger, type RunningServer, serve } from '@agents/service-kit'
 import { buildApp, SERVICE_NAME } from './app.ts'
+import { reportProduct } from './compatibility/compatibility-report.ts'
 import type { VenueConfig } from './config.ts'
 import { openVenueDatabase } from './db/open.ts'
 import { events } from './db/schema.ts'
@@ -141,7 +142,7 @@ export const startVenue = async (
         .values({ kind: 'geo_denied', detail: { country: country ?? null } })
     }),
   )
-  const reconciler = startReconciler(payments, [heartFilePayment(deps)], {
+  const reconciler = startReconciler(payments, [heartFilePayment(deps), reportProduct(deps)], {
     intervalMs: payments.reconcileIntervalMs,
     exclusive: (work) => database.withLock(RECONCILE_LOCK, work),
   })

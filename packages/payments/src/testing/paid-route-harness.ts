@@ -24,17 +24,19 @@ export type Purchase = {
   /** What identifies the delivery in a 200 answer (a heartFileId, a match id). */
   identity: (answer: Record<string, unknown>) => unknown
   price: bigint
+  /** Sent with every request of the purchase (a route's own credential, e.g. `X-Venue-Credential`). */
+  headers?: Record<string, string>
 }
 
 export type SentRequest = { status: number; json: Record<string, unknown>; headers: Headers }
 
 export const send = async (
-  purchase: Pick<Purchase, 'url' | 'body'>,
+  purchase: Pick<Purchase, 'url' | 'body' | 'headers'>,
   headers: Record<string, string> = {},
 ): Promise<SentRequest> => {
   const response = await fetch(purchase.url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
+    headers: { 'content-type': 'application/json', ...purchase.headers, ...headers },
     body: purchase.body,
   })
   const text = await response.text()
@@ -53,12 +55,12 @@ export const send = async (
 export const payFor = async (
   devnet: PayingDevnet,
   rail: PayerRail,
-  purchase: Pick<Purchase, 'url' | 'body'>,
+  purchase: Pick<Purchase, 'url' | 'body' | 'headers'>,
   account: PrivateKeyAccount,
 ): Promise<Record<string, string>> => {
   const bare = await fetch(purchase.url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...purchase.headers },
     body: purchase.body,
   })
   if (bare.status !== 402)
@@ -84,7 +86,7 @@ export const payFor = async (
 
 /** Retries with the same payment while the answer is a 503 (Retry-After), as a patient payer does. */
 export const retryUntilSettled = async (
-  purchase: Pick<Purchase, 'url' | 'body'>,
+  purchase: Pick<Purchase, 'url' | 'body' | 'headers'>,
   headers: Record<string, string>,
   { attempts = 40, pauseMs = 250 } = {},
 ): Promise<SentRequest> => {
