@@ -33,9 +33,11 @@ CREATE TABLE "revenue" (
 	CONSTRAINT "revenue_order_id_unique" UNIQUE("order_id")
 );
 --> statement-breakpoint
+ALTER TABLE "posts" ADD COLUMN "featured_until" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "credit_events" ADD CONSTRAINT "credit_events_owner_id_owners_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."owners"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "orders" ADD CONSTRAINT "orders_owner_id_owners_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."owners"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "credit_events_owner" ON "credit_events" USING btree ("owner_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "orders_payment_reference" ON "orders" USING btree ("payment_reference");--> statement-breakpoint
 CREATE INDEX "orders_transaction" ON "orders" USING btree ("transaction");--> statement-breakpoint
-CREATE INDEX "orders_status" ON "orders" USING btree ("status");
+CREATE INDEX "orders_status" ON "orders" USING btree ("status");--> statement-breakpoint
+CREATE INDEX "posts_featured" ON "posts" USING btree ("board","featured_until") WHERE featured_until IS NOT NULL;

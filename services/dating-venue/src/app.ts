@@ -10,6 +10,7 @@ import { registerCompatibilityRoutes } from './compatibility/compatibility-route
 import { registerCoupleRoutes } from './couples/couple-routes.ts'
 import type { VenueDeps } from './deps.ts'
 import { registerEscalationRoutes } from './escalation/escalation-routes.ts'
+import { registerFeaturedRoutes } from './featured/featured-routes.ts'
 import { registerFloorRoutes } from './floor/floor-routes.ts'
 import { homePage, llmsFullTxt, llmsTxt, skillMd } from './front/documents.ts'
 import { registerIntakeRoutes } from './intake/intake-routes.ts'
@@ -88,6 +89,7 @@ export const buildApp = (
   registerAdminRoutes(app, deps)
   registerEscalationRoutes(app, deps)
   registerCompatibilityRoutes(app, deps)
+  registerFeaturedRoutes(app, deps)
   mountMcp(app, { name: SERVICE_NAME, version: API_VERSION, tools: venueTools(deps) })
   return app
 }

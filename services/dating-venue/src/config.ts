@@ -68,6 +68,12 @@ export const VenueConfig = z
     VENUE_FLOOR_MAX_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(8),
     /** How often the one floor poller of a replica reads new items for all its streams. */
     VENUE_FLOOR_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+    /** How long a paid featured post stays on top of its board and the floor. */
+    VENUE_FEATURED_HOURS: z.coerce.number().int().min(1).max(720).default(24),
+    /** Live featured posts a board holds at once; a full board answers 409 before payment. */
+    VENUE_FEATURED_SLOTS: z.coerce.number().int().min(1).max(100).default(3),
+    /** Where refund requests go (order id or transaction hash, within 7 days); shown in the documents. */
+    VENUE_REFUNDS_EMAIL: z.string().email().optional(),
   })
   .superRefine((config, context) => {
     refineIdpConfig(config, context)

@@ -57,4 +57,8 @@ export type VenueDeps = {
     }) => { ok: true; event: IdentityEvent } | { ok: false; reason: string }
   }
   inviteTtlSeconds: number
+  /** Paid featured slots: how long one lasts and how many a board holds at once. */
+  featured: { hours: number; slotsPerBoard: number }
+  /** Where refund requests are sent, when configured. */
+  refundsEmail: string | undefined
 }

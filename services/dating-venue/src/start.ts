@@ -10,6 +10,7 @@ import { openVenueDatabase } from './db/open.ts'
 import { events } from './db/schema.ts'
 import type { VenueDeps } from './deps.ts'
 import { embedderFromConfig } from './embeddings/index.ts'
+import { featuredProduct } from './featured/featured-post.ts'
 import { provideFloorHub } from './floor/floor-hubs.ts'
 import { geoGate, toGeoGateOptions } from './geo/index.ts'
 import {
@@ -112,6 +113,8 @@ export const startVenue = async (
       : undefined,
     maxCourtships: config.VENUE_MAX_COURTSHIPS,
     inviteTtlSeconds: config.VENUE_INVITE_TTL_SECONDS,
+    featured: { hours: config.VENUE_FEATURED_HOURS, slotsPerBoard: config.VENUE_FEATURED_SLOTS },
+    refundsEmail: config.VENUE_REFUNDS_EMAIL,
     login: {
       verify: async (token) => {
         const result = await verifyLogin(token)
@@ -142,10 +145,14 @@ export const startVenue = async (
         .values({ kind: 'geo_denied', detail: { country: country ?? null } })
     }),
   )
-  const reconciler = startReconciler(payments, [heartFilePayment(deps), reportProduct(deps)], {
-    intervalMs: payments.reconcileIntervalMs,
-    exclusive: (work) => database.withLock(RECONCILE_LOCK, work),
-  })
+  const reconciler = startReconciler(
+    payments,
+    [heartFilePayment(deps), reportProduct(deps), featuredProduct(deps)],
+    {
+      intervalMs: payments.reconcileIntervalMs,
+      exclusive: (work) => database.withLock(RECONCILE_LOCK, work),
+    },
+  )
   const interval = config.VENUE_BEAT_INTERVAL_MS
   const timer =
     interval > 0

@@ -204,9 +204,16 @@ export const posts = pgTable(
     body: text('body').notNull(),
     status: text('status', { enum: ['published', 'held', 'blocked'] }).notNull(),
     reason: text('reason'),
+    /** A paid featured slot: shown first on its board and the floor until then. */
+    featuredUntil: at('featured_until'),
     createdAt: at('created_at').notNull().defaultNow(),
   },
-  (table) => [index('posts_board').on(table.board, table.id).where(sql`status = 'published'`)],
+  (table) => [
+    index('posts_board').on(table.board, table.id).where(sql`status = 'published'`),
+    index('posts_featured')
+      .on(table.board, table.featuredUntil)
+      .where(sql`featured_until IS NOT NULL`),
+  ],
 )
 
 export const reports = pgTable(
