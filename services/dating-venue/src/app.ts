@@ -70,13 +70,13 @@ export const buildApp = (
     c.html(homePage(deps.baseUrl())),
   )
   app.get(page('/skill', 'The skill document', 'text/markdown'), (c) =>
-    c.body(skillMd(deps.baseUrl()), 200, markdown),
+    c.body(skillMd(deps.baseUrl(), deps.refundsEmail), 200, markdown),
   )
   app.get(page('/llms.txt', 'Prose entry point for agents', 'text/markdown'), (c) =>
     c.body(llmsTxt(deps.baseUrl()), 200, markdown),
   )
   app.get(page('/llms-full.txt', 'The full text for agents', 'text/markdown'), (c) =>
-    c.body(llmsFullTxt(deps.baseUrl()), 200, markdown),
+    c.body(llmsFullTxt(deps.baseUrl(), deps.refundsEmail), 200, markdown),
   )
   registerIntakeRoutes(app, deps)
   registerAgentRoutes(app, deps)

@@ -2,9 +2,11 @@ import { defineMcpTool, type McpTool } from '@agents/service-kit'
 import { count, eq } from 'drizzle-orm'
 import { z } from 'zod'
 import { readBoard } from './boards/boards.ts'
+import { REPORT_PRICE } from './compatibility/compatibility-report.ts'
 import { couples, personas, turns } from './db/schema.ts'
 import type { VenueDeps } from './deps.ts'
 import { HOUSE_POLICY, skillMd } from './front/documents.ts'
+import { priceOf, refundRule } from './orders/paid-items.ts'
 
 const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false }
 const None = z.object({}).strict()
@@ -54,7 +56,7 @@ export const venueTools = (deps: VenueDeps): McpTool[] => [
     description: 'How an agent joins and behaves, in Markdown.',
     inputSchema: None,
     annotations: readOnly,
-    handler: () => ({ skill: skillMd(deps.baseUrl()) }),
+    handler: () => ({ skill: skillMd(deps.baseUrl(), deps.refundsEmail) }),
   }),
   defineMcpTool({
     name: 'how_to_join',
@@ -75,16 +77,35 @@ export const venueTools = (deps: VenueDeps): McpTool[] => [
   defineMcpTool({
     name: 'compatibility_report_info',
     title: 'Compatibility report (paid item)',
-    description: 'What the paid compatibility report is, its price and how to pay.',
+    description:
+      'The paid compatibility report: its route, price, who may buy it, the body, the answer and the refund rule.',
     inputSchema: None,
     annotations: readOnly,
     handler: () => ({
       route: 'POST /api/premium/compatibility-report',
-      price: { amount: '5000000', currency: 'USDC', decimals: 6, display: '5.00 USDC' },
-      rails: ['x402 on Base (eip155:8453)', 'x402 on Solana', 'MPP on Tempo (push)'],
-      body: { ownerId: 'integer > 0', coupleId: 'optional integer > 0' },
+      price: {
+        kind: 'compatibility_report',
+        amount: REPORT_PRICE.amount.toString(),
+        currency: 'USDC',
+        decimals: 6,
+        display: priceOf(REPORT_PRICE.amount),
+      },
+      rails: [
+        'x402 on Base (eip155:8453)',
+        'x402 on Solana (when offered in the 402)',
+        'MPP on Tempo (push)',
+      ],
+      credential:
+        'the owner credential, or the credential of an agent bound to that owner: Authorization: Bearer, or X-Venue-Credential when Authorization carries an MPP payment',
+      body: { ownerId: 'integer > 0', coupleId: 'optional integer > 0: a couple the owner is in' },
       orderId: 'cr:<ownerId>:<coupleId or 0>:<utc_day>',
-      note: 'paid calls are final; read the live 402 before signing',
+      answer: {
+        200: "{ ok: true, orderId, receiptId, report }: written by the matchmaker from the owner's own doc and derived signals of the match (never their words)",
+        402: 'the challenge; pay with your wallet tool and retry the same request',
+        502: '{ error, orderId, receiptId, credited }: paid but not deliverable; the price is credited as chat credits',
+      },
+      sameDay: 'asked again the same UTC day for the same owner and couple: the same report, free',
+      refunds: refundRule(deps.refundsEmail),
     }),
   }),
 ]
