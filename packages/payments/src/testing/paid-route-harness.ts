@@ -24,6 +24,8 @@ export type Purchase = {
   /** What identifies the delivery in a 200 answer (a heartFileId, a match id). */
   identity: (answer: Record<string, unknown>) => unknown
   price: bigint
+  /** The status of a served purchase (201 for a route that creates); 200 by default. */
+  servedStatus?: number
   /** Sent with every request of the purchase (a route's own credential, e.g. `X-Venue-Credential`). */
   headers?: Record<string, string>
 }
