@@ -2,13 +2,19 @@
 // the other, each in its own process (the embedding model and usearch must
 // not share one): the whole match beat on PostgreSQL, the pairing alone with
 // approximate-vs-exact agreement, the embedding worker pool, and the live
-// floor's event streams.
+// floor's event streams, and a paid compatibility report end to end.
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
 let failed = false
-for (const script of ['beat-bench.ts', 'pairing-bench.ts', 'embed.ts', 'floor-bench.ts']) {
+for (const script of [
+  'beat-bench.ts',
+  'pairing-bench.ts',
+  'embed.ts',
+  'floor-bench.ts',
+  'report-bench.ts',
+]) {
   process.stdout.write(`\n## ${script}\n`)
   const run = spawnSync(process.execPath, ['--import', 'tsx', `${here}${script}`], {
     stdio: 'inherit',

@@ -9,12 +9,11 @@ import {
   challengeOrder,
   failOrder,
   findOrder,
-  fulfilOrder,
   holdOrder,
   type OrderInput,
   releaseOrder,
 } from '../orders/order-state.ts'
-import { recordRevenue } from '../orders/revenue.ts'
+import { recordPaidOrder } from '../orders/record-paid-order.ts'
 import { REPORT_ERRORS } from './compatibility-errors.ts'
 import { loadReportInputs } from './report-inputs.ts'
 import { writeReport } from './write-report.ts'
@@ -109,13 +108,11 @@ const deliverReport = async (
   order: ReportOrder,
   receipt: PaymentReceipt,
 ): Promise<ReportFulfilment> => {
-  await fulfilOrder(tx, orderInput(order), receipt)
-  await recordRevenue(tx, {
-    orderId: order.orderId,
-    kind: REPORT_KIND,
-    rail: receipt.rail,
-    amountAtomic: BigInt(receipt.amount),
-  })
+  await recordPaidOrder(
+    tx,
+    { id: order.orderId, kind: REPORT_KIND, ownerId: order.ownerId },
+    receipt,
+  )
   const loaded = await loadReportInputs(tx, {
     ownerId: order.ownerId,
     coupleId: order.coupleId ?? undefined,

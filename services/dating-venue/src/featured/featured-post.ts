@@ -5,8 +5,7 @@ import { eq, sql } from 'drizzle-orm'
 import type { Actor } from '../credentials/actors.ts'
 import { personas, posts } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
-import { fulfilOrder } from '../orders/order-state.ts'
-import { recordRevenue } from '../orders/revenue.ts'
+import { recordPaidOrder } from '../orders/record-paid-order.ts'
 import { FEATURED_ERRORS } from './featured-errors.ts'
 import { FEATURED_KIND, featuredSlots, lockBoardSlots } from './featured-slots.ts'
 
@@ -27,9 +26,6 @@ export type FeaturedFulfilment = {
   board: string
   featuredUntil: string
 }
-
-/** Order ids of items bought once per payment: `<kind>:<payment reference>`. */
-const orderIdOf = (reference: string) => `${FEATURED_KIND}:${reference}`
 
 const slotsFull = (deps: VenueDeps, nextFreeAt: Date | null) =>
   Response.json(
@@ -74,7 +70,6 @@ const publishFeatured = async (
   order: FeaturedOrder,
   receipt: PaymentReceipt,
 ): Promise<FeaturedFulfilment> => {
-  const orderId = orderIdOf(receipt.reference)
   const [post] = await tx
     .insert(posts)
     .values({
@@ -86,13 +81,11 @@ const publishFeatured = async (
       featuredUntil: sql`now() + make_interval(hours => ${deps.featured.hours})`,
     })
     .returning({ id: posts.id, featuredUntil: posts.featuredUntil })
-  const amountAtomic = BigInt(receipt.amount)
-  await fulfilOrder(
+  const orderId = await recordPaidOrder(
     tx,
-    { id: orderId, kind: FEATURED_KIND, ownerId: order.ownerId, amountAtomic },
+    { kind: FEATURED_KIND, ownerId: order.ownerId },
     receipt,
   )
-  await recordRevenue(tx, { orderId, kind: FEATURED_KIND, rail: receipt.rail, amountAtomic })
   return {
     orderId,
     postId: post!.id,

@@ -1,0 +1,191 @@
+// The paid compatibility report end to end on the devnet: a new order each
+// round (a fresh owner with a filed doc), paid with x402 v2 and answered with
+// the venue's composed report, interleaved round by round with the
+// facilitator's own verify + settle of the same requirement measured
+// directly. The overhead is the difference of the medians, as a share of the
+// facilitator's time (target: at most 15 %, report generation included).
+import { randomBytes } from 'node:crypto'
+import { startDevnet } from '@agents/devnet'
+import {
+  decodeBase64Json,
+  facilitatorSettle,
+  facilitatorVerify,
+  PAYMENT_REQUIRED_HEADER,
+  type RequirementV2,
+} from '@agents/payments'
+import { paymentSignatureHeader, signAuthorization } from '@agents/payments/testing'
+import { createTestDatabase } from '@agents/service-kit/db'
+import {
+  formatCredential,
+  newSecret,
+} from '../../services/dating-venue/src/credentials/credentials.ts'
+import { heartFiles, owners } from '../../services/dating-venue/src/db/schema.ts'
+import type { Venue } from '../../services/dating-venue/src/start.ts'
+import { startTestVenue } from '../../services/dating-venue/src/testing.ts'
+
+const rounds = Number(process.env.BENCH_ROUNDS ?? 100)
+const warmUp = 5
+const serverUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+}
+const median = (values: number[]) => percentile(values, 50)
+const ms = (value: number) => `${value.toFixed(2)} ms`
+
+const HEART = {
+  about: 'I restore old sailboats and read too much history on rainy weekends.',
+  seeking: 'Someone patient to take things slow with, who likes the sea.',
+  relationship_intent: 'long-term',
+  values: ['honesty', 'curiosity', 'kindness'],
+  interests: ['sailing', 'history', 'baking'],
+}
+
+const devnet = await startDevnet({ tempo: false })
+const facilitator = { url: devnet.facilitator.url }
+
+type Backend = { name: string; venue: Venue; paid: number[]; drop: () => Promise<void> }
+const startBackend = async (name: string, databaseUrl?: string): Promise<Backend> => {
+  const venue = await startTestVenue({ devnet, databaseUrl })
+  return { name, venue, paid: [], drop: async () => {} }
+}
+
+/** A fresh owner with a filed doc: a new order today. Not timed. */
+const newOwner = async (venue: Venue) => {
+  const { secret, hash } = newSecret()
+  const { db } = venue.deps.database
+  const [owner] = await db
+    .insert(owners)
+    .values({ wallet: `0x${randomBytes(20).toString('hex')}`, credentialHash: hash })
+    .returning({ id: owners.id })
+  await db.insert(heartFiles).values({
+    ownerId: owner!.id,
+    homeMarket: 'bay_area',
+    activeMarket: 'bay_area',
+    researchOptin: 'none',
+    ageAttested: true,
+    heart: HEART,
+    paymentReference: `bench:${owner!.id}`,
+  })
+  return { ownerId: owner!.id, credential: formatCredential('owner', owner!.id, secret) }
+}
+
+const reportRequest = (venue: Venue, owner: { ownerId: number; credential: string }) => ({
+  url: `${venue.url}/api/premium/compatibility-report`,
+  init: {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${owner.credential}` },
+    body: JSON.stringify({ ownerId: owner.ownerId }),
+  },
+})
+
+/** The venue's own Base requirement, read from a 402 (not timed). */
+const requirementOf = async (venue: Venue): Promise<RequirementV2> => {
+  const { url, init } = reportRequest(venue, await newOwner(venue))
+  const challenge = await fetch(url, init)
+  const required = decodeBase64Json(challenge.headers.get(PAYMENT_REQUIRED_HEADER)!) as {
+    accepts: RequirementV2[]
+  }
+  return required.accepts.find((accept) => accept.network === 'eip155:8453')!
+}
+
+const measureDirect = async (requirement: RequirementV2) => {
+  const payload = await signAuthorization(devnet.accounts.payer, requirement)
+  const body = {
+    x402Version: 2,
+    paymentPayload: { x402Version: 2, accepted: requirement, payload },
+    paymentRequirements: requirement,
+  }
+  const started = performance.now()
+  const verified = await facilitatorVerify(facilitator, body)
+  const settled = await facilitatorSettle(facilitator, body)
+  const elapsed = performance.now() - started
+  if (!verified.ok || !settled.ok || !settled.value.success)
+    throw new Error('direct settlement failed')
+  return elapsed
+}
+
+const measurePaid = async (backend: Backend, requirement: RequirementV2) => {
+  const { url, init } = reportRequest(backend.venue, await newOwner(backend.venue))
+  const header = await paymentSignatureHeader(devnet.accounts.payer, requirement)
+  const started = performance.now()
+  const response = await fetch(url, {
+    ...init,
+    headers: { ...init.headers, 'payment-signature': header },
+  })
+  const answer = (await response.json()) as { report?: string }
+  const elapsed = performance.now() - started
+  if (response.status !== 200 || !answer.report)
+    throw new Error(`paid report answered ${response.status}: ${JSON.stringify(answer)}`)
+  return elapsed
+}
+
+const temporary = serverUrl ? await createTestDatabase(serverUrl) : undefined
+const backends = [await startBackend('PGlite (in-process)')]
+if (temporary) backends.push(await startBackend('PostgreSQL', temporary.url))
+
+/**
+ * One phase: `count` rounds after the warm-up, each measuring every path
+ * once in a rotating order, so all see the same chain state and machine load.
+ */
+const runPhase = async (
+  title: string,
+  count: number,
+  requirements: Map<Backend, RequirementV2>,
+) => {
+  const direct: number[] = []
+  const paths = [null, ...backends]
+  for (const backend of backends) backend.paid.length = 0
+  for (let round = 0; round < warmUp + count; round++) {
+    for (let step = 0; step < paths.length; step++) {
+      const path = paths[(round + step) % paths.length]!
+      const elapsed = path
+        ? await measurePaid(path, requirements.get(path)!)
+        : await measureDirect(requirements.get(backends[0]!)!)
+      if (round < warmUp) continue
+      if (path) path.paid.push(elapsed)
+      else direct.push(elapsed)
+    }
+  }
+  console.log(`\n# ${title} (${count} rounds)\n`)
+  console.log(
+    `facilitator verify + settle, direct (baseline): median ${ms(median(direct))}   p90 ${ms(percentile(direct, 90))}`,
+  )
+  for (const backend of backends) {
+    const overhead = median(backend.paid) - median(direct)
+    console.log(`\n## venue on ${backend.name}`)
+    console.log(
+      `paid report (HTTP, checks, ledger, settle, report, delivery): median ${ms(median(backend.paid))}   p90 ${ms(percentile(backend.paid, 90))}`,
+    )
+    console.log(
+      `overhead: ${ms(overhead)} at the median = ${((overhead / median(direct)) * 100).toFixed(1)} % of the facilitator's verify + settle (target <= 15 %); ratio ${(median(backend.paid) / median(direct)).toFixed(2)}x`,
+    )
+  }
+}
+
+try {
+  console.log(
+    '# compatibility report benchmark: x402 v2 on the devnet, the venue composing the report',
+  )
+  const requirements = new Map(
+    await Promise.all(
+      backends.map(async (backend) => [backend, await requirementOf(backend.venue)] as const),
+    ),
+  )
+  // 1. Anvil mines each transaction at once: the facilitator's floor, far faster than any chain.
+  await runPhase('instant mining: every transaction mined on arrival', rounds, requirements)
+  // 2. Blocks every 2 s, as on Base: a settle waits for its transaction's block.
+  const blockRounds = Number(process.env.BENCH_BLOCK_ROUNDS ?? 15)
+  if (blockRounds > 0) {
+    const chain = devnet.base.publicClient
+    await chain.request({ method: 'evm_setAutomine', params: [false] } as never)
+    await chain.request({ method: 'evm_setIntervalMining', params: [2] } as never)
+    await runPhase("Base's block time: a block every 2 s", blockRounds, requirements)
+  }
+} finally {
+  for (const backend of backends) await backend.venue.close()
+  await temporary?.drop()
+  await devnet.stop()
+}
+// The venue's test harness keeps a shared embeddings stand-in for the process's life.
+process.exit(0)
