@@ -1,0 +1,73 @@
+import { and, eq, sql } from 'drizzle-orm'
+import { personas } from '../db/schema.ts'
+import { releaseSeat, type SeatExecutor } from './seats.ts'
+
+/**
+ * The spec's persona states, and the only place that writes them:
+ * (entered) -> `pending` (gates passed) or `rejected` (the chaperone
+ * refused); `pending` -> `admitted` when a seat is taken; `admitted` or
+ * `pending` -> `held` on reports; any -> `withdrawn` (identity check).
+ * Every function takes the transaction (or database) it writes in.
+ */
+export type PersonaStatus = (typeof personas.$inferSelect)['status']
+
+export type PersonaValues = Omit<
+  typeof personas.$inferInsert,
+  'id' | 'status' | 'reason' | 'createdAt' | 'admittedAt'
+>
+
+/** Enters a persona as `pending` (it waits for a seat) or `rejected` with the chaperone's reason. */
+export const insertPersona = async (
+  tx: SeatExecutor,
+  values: PersonaValues,
+  initial: { status: 'pending' } | { status: 'rejected'; reason: string },
+) => {
+  const [persona] = await tx
+    .insert(personas)
+    .values({ ...values, ...initial })
+    .returning({ id: personas.id })
+  return persona!.id
+}
+
+/** `pending` -> `admitted`; the caller has taken its seat in the same transaction. */
+export const admitPersona = async (tx: SeatExecutor, personaId: number) => {
+  await tx
+    .update(personas)
+    .set({ status: 'admitted', admittedAt: new Date() })
+    .where(eq(personas.id, personaId))
+}
+
+/**
+ * `admitted` or `pending` -> `held` with a reason; an admitted persona
+ * gives its seat back (a pending one never had one). Returns the status it
+ * was held from, or undefined when it was neither.
+ */
+export const holdPersona = async (tx: SeatExecutor, personaId: number, reason: string) => {
+  const hold = (from: 'admitted' | 'pending') =>
+    tx
+      .update(personas)
+      .set({ status: 'held', reason })
+      .where(and(eq(personas.id, personaId), eq(personas.status, from)))
+      .returning({ id: personas.id })
+  if ((await hold('admitted')).length > 0) {
+    await releaseSeat(tx)
+    return 'admitted' as const
+  }
+  return (await hold('pending')).length > 0 ? ('pending' as const) : undefined
+}
+
+/**
+ * Any status -> `withdrawn` with a reason (e.g. the identity check found
+ * the owner under 18); an admitted persona gives its seat back. Returns the
+ * status it had, or undefined when there is no such persona.
+ */
+export const withdrawPersona = async (tx: SeatExecutor, personaId: number, reason: string) => {
+  const result = await tx.execute(
+    sql`SELECT status FROM personas WHERE id = ${personaId} FOR UPDATE`,
+  )
+  const [row] = (result as unknown as { rows: Array<{ status: PersonaStatus }> }).rows
+  if (!row) return undefined
+  await tx.update(personas).set({ status: 'withdrawn', reason }).where(eq(personas.id, personaId))
+  if (row.status === 'admitted') await releaseSeat(tx)
+  return row.status
+}
