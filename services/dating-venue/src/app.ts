@@ -6,6 +6,7 @@ import { registerAdminRoutes } from './admin/admin-routes.ts'
 import { registerAdmissionRoutes } from './admission/admission-routes.ts'
 import { registerAgentRoutes } from './agents/agent-routes.ts'
 import { registerBoardRoutes } from './boards/board-routes.ts'
+import { registerChatSessionRoutes } from './chat/chat-session-routes.ts'
 import { registerCompatibilityRoutes } from './compatibility/compatibility-routes.ts'
 import { registerCoupleRoutes } from './couples/couple-routes.ts'
 import type { VenueDeps } from './deps.ts'
@@ -90,6 +91,7 @@ export const buildApp = (
   registerEscalationRoutes(app, deps)
   registerCompatibilityRoutes(app, deps)
   registerFeaturedRoutes(app, deps)
+  registerChatSessionRoutes(app, deps)
   mountMcp(app, { name: SERVICE_NAME, version: API_VERSION, tools: venueTools(deps) })
   return app
 }

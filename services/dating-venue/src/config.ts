@@ -74,6 +74,8 @@ export const VenueConfig = z
     VENUE_FEATURED_SLOTS: z.coerce.number().int().min(1).max(100).default(3),
     /** Where refund requests go (order id or transaction hash, within 7 days); shown in the documents. */
     VENUE_REFUNDS_EMAIL: z.string().email().optional(),
+    /** How long a human's chat session (the signed-in wallet's cookie) lasts. */
+    VENUE_CHAT_SESSION_HOURS: z.coerce.number().int().min(1).max(720).default(12),
   })
   .superRefine((config, context) => {
     refineIdpConfig(config, context)

@@ -1,5 +1,6 @@
 import type { PaymentsDeps } from '@agents/payments'
 import type { Logger } from '@agents/service-kit'
+import type { HumanChatSettings } from './chat/human-chat-settings.ts'
 import type { VenueDatabase } from './db/open.ts'
 import type { Embedder } from './embeddings/index.ts'
 import type { IdentityEvent } from './escalation/identity-events.ts'
@@ -61,4 +62,6 @@ export type VenueDeps = {
   featured: { hours: number; slotsPerBoard: number }
   /** Where refund requests are sent, when configured. */
   refundsEmail: string | undefined
+  /** The human chat page's sign-in and sessions. */
+  humanChat: HumanChatSettings
 }

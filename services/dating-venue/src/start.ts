@@ -115,6 +115,12 @@ export const startVenue = async (
     inviteTtlSeconds: config.VENUE_INVITE_TTL_SECONDS,
     featured: { hours: config.VENUE_FEATURED_HOURS, slotsPerBoard: config.VENUE_FEATURED_SLOTS },
     refundsEmail: config.VENUE_REFUNDS_EMAIL,
+    humanChat: {
+      siweDomain: () => config.VENUE_LOGIN_SIWE_DOMAIN ?? new URL(baseUrl).host,
+      origin: () => new URL(baseUrl).origin,
+      sessionHours: config.VENUE_CHAT_SESSION_HOURS,
+      secureCookie: () => config.NODE_ENV === 'production' || baseUrl.startsWith('https:'),
+    },
     login: {
       verify: async (token) => {
         const result = await verifyLogin(token)

@@ -364,6 +364,31 @@ export const creditEvents = pgTable(
   (table) => [index('credit_events_owner').on(table.ownerId)],
 )
 
+/** One-time Sign-In with Ethereum nonces for the human chat page; used once, then deleted. */
+export const chatNonces = pgTable('chat_nonces', {
+  nonce: text('nonce').primaryKey(),
+  expiresAt: at('expires_at').notNull(),
+})
+
+/** Signed-in chat sessions: only sha256 of the cookie's secret is stored. */
+export const chatSessions = pgTable(
+  'chat_sessions',
+  {
+    idHash: text('id_hash').primaryKey(),
+    wallet: text('wallet').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    expiresAt: at('expires_at').notNull(),
+  },
+  (table) => [index('chat_sessions_wallet').on(table.wallet)],
+)
+
+/** A wallet's human: the 18+ attestation, given once. */
+export const chatWallets = pgTable('chat_wallets', {
+  wallet: text('wallet').primaryKey(),
+  adultAttestedAt: at('adult_attested_at'),
+  createdAt: at('created_at').notNull().defaultNow(),
+})
+
 // drizzle-kit generates the tables this file exports: the ledger table comes from @agents/payments.
 export { paymentLedger }
 
@@ -389,6 +414,9 @@ export const schema = {
   orders,
   revenue,
   creditEvents,
+  chatNonces,
+  chatSessions,
+  chatWallets,
 }
 export type Schema = typeof schema
 export type OwnerRow = typeof owners.$inferSelect
