@@ -261,7 +261,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('the compatibility report on $nam
   it('the model down after payment settled: re-attempted, then credited with the order id, once', async () => {
     chat.answer({ status: 500, content: 'down' })
     const before = await payee()
-    const credits = await creditBalance(venue.deps.database, them.ownerId)
+    const credits = await creditBalance(venue.deps.database.db, devnet.accounts.payer2.address)
     const asked = chat.asked.length
     const answer = await buy(
       { ownerId: them.ownerId, coupleId },
@@ -276,7 +276,9 @@ describe.each(testBackends(TEST_DATABASE_URL))('the compatibility report on $nam
     })
     expect(chat.asked.length - asked).toBe(2)
     expect(await payee()).toBe(before + 5_000_000n)
-    expect(await creditBalance(venue.deps.database, them.ownerId)).toBe(credits + 125)
+    expect(await creditBalance(venue.deps.database.db, devnet.accounts.payer2.address)).toBe(
+      credits + 125,
+    )
     const { rows } = await venue.deps.database.client.query(
       "SELECT detail FROM events WHERE kind = 'order_credited'",
     )
@@ -286,6 +288,8 @@ describe.each(testBackends(TEST_DATABASE_URL))('the compatibility report on $nam
     // Asked again: the same answer; nothing charged or credited twice.
     const again = await buy({ ownerId: them.ownerId, coupleId }, { credential: them.credential })
     expect(again.json).toEqual(answer.json)
-    expect(await creditBalance(venue.deps.database, them.ownerId)).toBe(credits + 125)
+    expect(await creditBalance(venue.deps.database.db, devnet.accounts.payer2.address)).toBe(
+      credits + 125,
+    )
   })
 })

@@ -125,8 +125,13 @@ const deliverReport = async (
     return { orderId: order.orderId, report: written.text, source: written.source }
   if (written.kind === 'withheld')
     return { orderId: order.orderId, report: null, withheld: written.reason }
+  // Refunds are chat credits of the wallet that owns the doc (the human signs in with it).
+  const [owner] = await tx
+    .select({ wallet: owners.wallet })
+    .from(owners)
+    .where(eq(owners.id, order.ownerId))
   const { credits } = await creditUndelivered(tx, {
-    ownerId: order.ownerId,
+    wallet: owner?.wallet ?? receipt.payer,
     orderId: order.orderId,
     amountAtomic: BigInt(receipt.amount),
   })

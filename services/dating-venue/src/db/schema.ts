@@ -346,14 +346,17 @@ export const revenue = pgTable('revenue', {
   createdAt: at('created_at').notNull().defaultNow(),
 })
 
-/** Chat credits per owner (25 per 1 USDC, never expiring), and every change with its reason. */
+/**
+ * Chat credits by wallet (25 per 1 USDC, never expiring), every change with
+ * its reason: an owner's refunds go to the wallet that paid for its doc, and
+ * the human signed in with that wallet spends them on the chat page.
+ */
 export const creditEvents = pgTable(
   'credit_events',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    ownerId: integer('owner_id')
-      .notNull()
-      .references(() => owners.id, { onDelete: 'cascade' }),
+    /** Lower-case address. */
+    wallet: text('wallet').notNull(),
     /** Positive when credited, negative when spent. */
     credits: integer('credits').notNull(),
     reason: text('reason').notNull(),
@@ -361,7 +364,7 @@ export const creditEvents = pgTable(
     orderId: text('order_id').unique(),
     createdAt: at('created_at').notNull().defaultNow(),
   },
-  (table) => [index('credit_events_owner').on(table.ownerId)],
+  (table) => [index('credit_events_wallet').on(table.wallet)],
 )
 
 /** One-time Sign-In with Ethereum nonces for the human chat page; used once, then deleted. */

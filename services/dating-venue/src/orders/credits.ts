@@ -17,28 +17,28 @@ export const creditsFor = (amountAtomic: bigint) =>
   Number((amountAtomic * CREDITS_PER_USDC + USDC - 1n) / USDC)
 
 /**
- * Credits an owner for an order the venue took money for and could not
+ * Credits a wallet for an order the venue took money for and could not
  * deliver: at most once per order (a second call credits nothing and says
  * so). Runs in the caller's transaction.
  */
 export const creditUndelivered = async (
   tx: AnyTransaction | VenueDatabase['db'],
-  { ownerId, orderId, amountAtomic }: { ownerId: number; orderId: string; amountAtomic: bigint },
+  { wallet, orderId, amountAtomic }: { wallet: string; orderId: string; amountAtomic: bigint },
 ) => {
   const credits = creditsFor(amountAtomic)
   const inserted = await tx
     .insert(creditEvents)
-    .values({ ownerId, orderId, credits, reason: 'undelivered' })
+    .values({ wallet: wallet.toLowerCase(), orderId, credits, reason: 'undelivered' })
     .onConflictDoNothing({ target: creditEvents.orderId })
     .returning({ id: creditEvents.id })
   return { credited: inserted.length > 0, credits }
 }
 
-/** An owner's credit balance: every credit and spend, summed. */
-export const creditBalance = async (database: VenueDatabase, ownerId: number) => {
-  const [row] = await database.db
+/** A wallet's credit balance: every credit and spend, summed. */
+export const creditBalance = async (db: AnyTransaction | VenueDatabase['db'], wallet: string) => {
+  const [row] = await db
     .select({ credits: sql<number>`coalesce(sum(${creditEvents.credits}), 0)::int` })
     .from(creditEvents)
-    .where(eq(creditEvents.ownerId, ownerId))
+    .where(eq(creditEvents.wallet, wallet.toLowerCase()))
   return row?.credits ?? 0
 }

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto'
 import { testBackends } from '@agents/service-kit/db'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openVenueDatabase, type VenueDatabase } from '../db/open.ts'
-import { owners } from '../db/schema.ts'
 import { TEST_DATABASE_URL } from '../testing.ts'
 import { creditBalance, creditsFor, creditUndelivered } from './credits.ts'
 import { challengeOrder, failOrder, findOrder, fulfilOrder, ordersByStatus } from './order-state.ts'
@@ -127,30 +126,22 @@ describe.each(testBackends(TEST_DATABASE_URL))(
       })
     })
 
-    it('an undelivered order is credited once, to its owner', async () => {
-      const { ownerId } = await createOwnerRow(database)
-      expect(await creditBalance(database, ownerId)).toBe(0)
+    it('an undelivered order is credited once, to its wallet', async () => {
+      const wallet = `0x${randomBytes(20).toString('hex')}`
+      expect(await creditBalance(database.db, wallet)).toBe(0)
       const first = await creditUndelivered(database.db, {
-        ownerId,
+        wallet,
         orderId: 'cr:x',
         amountAtomic: 5_000_000n,
       })
       const again = await creditUndelivered(database.db, {
-        ownerId,
+        wallet,
         orderId: 'cr:x',
         amountAtomic: 5_000_000n,
       })
       expect(first).toEqual({ credited: true, credits: 125 })
       expect(again).toEqual({ credited: false, credits: 125 })
-      expect(await creditBalance(database, ownerId)).toBe(125)
+      expect(await creditBalance(database.db, wallet)).toBe(125)
     })
   },
 )
-
-const createOwnerRow = async (database: VenueDatabase) => {
-  const [owner] = await database.db
-    .insert(owners)
-    .values({ wallet: `0x${randomBytes(20).toString('hex')}`, credentialHash: 'unused' })
-    .returning({ id: owners.id })
-  return { ownerId: owner!.id }
-}

@@ -1,6 +1,24 @@
+CREATE TABLE "chat_nonces" (
+	"nonce" text PRIMARY KEY NOT NULL,
+	"expires_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "chat_sessions" (
+	"id_hash" text PRIMARY KEY NOT NULL,
+	"wallet" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"expires_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "chat_wallets" (
+	"wallet" text PRIMARY KEY NOT NULL,
+	"adult_attested_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "credit_events" (
 	"id" bigserial PRIMARY KEY NOT NULL,
-	"owner_id" integer NOT NULL,
+	"wallet" text NOT NULL,
 	"credits" integer NOT NULL,
 	"reason" text NOT NULL,
 	"order_id" text,
@@ -34,9 +52,9 @@ CREATE TABLE "revenue" (
 );
 --> statement-breakpoint
 ALTER TABLE "posts" ADD COLUMN "featured_until" timestamp with time zone;--> statement-breakpoint
-ALTER TABLE "credit_events" ADD CONSTRAINT "credit_events_owner_id_owners_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."owners"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "orders" ADD CONSTRAINT "orders_owner_id_owners_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."owners"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "credit_events_owner" ON "credit_events" USING btree ("owner_id");--> statement-breakpoint
+CREATE INDEX "chat_sessions_wallet" ON "chat_sessions" USING btree ("wallet");--> statement-breakpoint
+CREATE INDEX "credit_events_wallet" ON "credit_events" USING btree ("wallet");--> statement-breakpoint
 CREATE UNIQUE INDEX "orders_payment_reference" ON "orders" USING btree ("payment_reference");--> statement-breakpoint
 CREATE INDEX "orders_transaction" ON "orders" USING btree ("transaction");--> statement-breakpoint
 CREATE INDEX "orders_status" ON "orders" USING btree ("status");--> statement-breakpoint
