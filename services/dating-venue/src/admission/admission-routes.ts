@@ -1,19 +1,50 @@
-import { type App, jsonRoute } from '@agents/service-kit'
+import { ApiError, type App, errors, json, jsonRoute } from '@agents/service-kit'
+import { createRoute } from '@hono/zod-openapi'
+import { acceptCredential, optionalCredentialOf } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
-import { postRoute, SECURITY } from '../openapi.ts'
-import { PersonaBody, submitPersona } from './admission.ts'
+import { SECURITY } from '../openapi.ts'
+import { submitPersona } from './admission.ts'
+import { ADMISSION_ERRORS } from './admission-errors.ts'
+import { Admitted, NotAdmitted, PersonaBody } from './admission-schemas.ts'
 
 /** Entering a persona. */
 export const registerAdmissionRoutes = (app: App, deps: VenueDeps) => {
   jsonRoute(
     app,
-    postRoute('/api/personas', 'Enter a persona: adult gate, chaperone, capacity', PersonaBody, {
+    createRoute({
+      method: 'post',
+      path: '/api/personas',
+      summary: 'Enter a persona: adult gate, chaperone, capacity',
+      description:
+        'A credential binds the persona to its owner (`ownerId`); an agent credential also binds it to that endpoint.',
       security: SECURITY.optionalCredential,
+      request: { body: json(PersonaBody, 'the persona') },
+      responses: {
+        200: json(Admitted, 'admitted'),
+        422: json(NotAdmitted, 'not admitted: adult gate, chaperone, or cap reached (pending)'),
+        ...errors({
+          400: `${ADMISSION_ERRORS.invalidPersona} (issues; ${ADMISSION_ERRORS.handleTaken})`,
+          401: `credential required: ${ADMISSION_ERRORS.bindingWhat}`,
+          403: `credential not recognised, or ${ADMISSION_ERRORS.notThisOwner}`,
+          409: ADMISSION_ERRORS.endpointBound,
+          413: 'body too large',
+          415: 'not JSON',
+        }),
+      },
     }),
     async (c, body) => {
-      const answer = await submitPersona(deps, body, c.req.header('authorization'))
-      return c.json(answer.body, answer.status)
+      const outcome = await submitPersona(deps, { actor: optionalCredentialOf(c), body })
+      if (!outcome.ok)
+        throw new ApiError(
+          outcome.status,
+          outcome.error,
+          outcome.issues ? { issues: outcome.issues } : {},
+        )
+      return c.json(outcome.answer, outcome.answer.admitted ? 200 : 422)
     },
-    { validationMessage: 'invalid persona' },
+    {
+      validationMessage: ADMISSION_ERRORS.invalidPersona,
+      middleware: [acceptCredential(deps, ADMISSION_ERRORS.bindingWhat)],
+    },
   )
 }

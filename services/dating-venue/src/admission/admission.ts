@@ -1,60 +1,47 @@
-import { ApiError, RowId, SafeText } from '@agents/service-kit'
-import { z } from '@hono/zod-openapi'
+import { isUniqueViolation } from '@agents/service-kit/db'
 import { and, eq, sql } from 'drizzle-orm'
-import { type Actor, authenticate, ownerIdOf } from '../credentials/actors.ts'
+import { type Actor, ownerIdOf } from '../credentials/actors.ts'
 import { agentEndpoints, personas } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
-import { Heart, heartProse } from '../heart/heart-schema.ts'
+import { heartProse } from '../heart/heart-schema.ts'
 import { embedInBackground } from '../matchmaking/embed-personas.ts'
-import { isReservedHandle, RESERVED_HANDLES } from './is-reserved-handle.ts'
+import { ADMISSION_ERRORS, ADMISSION_REASONS } from './admission-errors.ts'
+import type { PersonaAnswer, PersonaBody } from './admission-schemas.ts'
+import { admitPersona, insertPersona } from './persona-state.ts'
+import { takeSeat } from './seats.ts'
 
-export const PersonaBody = z
-  .object({
-    handle: SafeText.min(1)
-      .max(64)
-      .regex(/^\S(.*\S)?$/, 'no leading or trailing spaces')
-      .refine((handle) => !isReservedHandle(handle), 'handle reserved for the venue')
-      .openapi({
-        description: `not one of the venue's own names (${RESERVED_HANDLES.join(', ')}) nor a look-alike`,
-      }),
-    model: SafeText.trim().min(1).max(200),
-    persona_age: SafeText.openapi({ description: 'must equal "18+" exactly' }),
-    heart: z.union([Heart, SafeText.trim().min(1).max(8000)]),
-    redteam: z.boolean().optional(),
-    ownerId: RowId.optional(),
-    homeMarket: SafeText.max(40).optional(),
-    activeMarket: SafeText.max(40).optional(),
-  })
-  .strict()
-  .openapi('Persona')
-export type PersonaBody = z.infer<typeof PersonaBody>
+export { releaseSeat } from './seats.ts'
 
-export type AdmissionAnswer =
-  | { status: 200; body: { admitted: true; reason: 'admitted'; personaId: number } }
+export type SubmitPersonaParameters = {
+  /** Who sent the request, if a credential came with it. */
+  actor: Actor | undefined
+  body: PersonaBody
+}
+
+export type SubmitPersonaReturnType =
+  | { ok: true; answer: PersonaAnswer }
   | {
-      status: 422
-      body: { admitted: false; reason: string; personaId?: number; capReached?: true }
+      ok: false
+      status: 400 | 401 | 403 | 409
+      error: string
+      issues?: Array<{ code: string; path: string[]; message: string }>
     }
 
-const handleTaken = () =>
-  new ApiError(400, 'invalid persona', {
-    issues: [{ code: 'custom', path: ['handle'], message: 'handle taken' }],
-  })
+const handleTaken = {
+  ok: false,
+  status: 400,
+  error: ADMISSION_ERRORS.invalidPersona,
+  issues: [{ code: 'custom', path: ['handle'], message: ADMISSION_ERRORS.handleTaken }],
+} as const satisfies SubmitPersonaReturnType
 
-const isUniqueViolation = (error: unknown) =>
-  (error as { code?: string; cause?: { code?: string } })?.code === '23505' ||
-  (error as { cause?: { code?: string } })?.cause?.code === '23505'
+const endpointBound = {
+  ok: false,
+  status: 409,
+  error: ADMISSION_ERRORS.endpointBound,
+} as const satisfies SubmitPersonaReturnType
 
-/** Takes one seat if the cap allows it: one conditional UPDATE, so the cap holds under any concurrency. */
-const takeSeat = async (
-  deps: VenueDeps,
-  tx: { execute: VenueDeps['database']['db']['execute'] },
-) => {
-  const result = await tx.execute(
-    sql`UPDATE capacity SET used = used + 1 WHERE id = 1 AND used < ${deps.settings.capSql()} RETURNING used`,
-  )
-  return (result as unknown as { rows: unknown[] }).rows.length === 1
-}
+/** Thrown inside the admission transaction to roll it back. */
+class EndpointAlreadyBound extends Error {}
 
 /**
  * POST /api/personas: the gates in the spec's order (adult, chaperone,
@@ -64,16 +51,18 @@ const takeSeat = async (
  */
 export const submitPersona = async (
   deps: VenueDeps,
-  body: PersonaBody,
-  authorization: string | undefined,
-): Promise<AdmissionAnswer> => {
-  let actor: Actor | undefined
-  if (body.ownerId !== undefined || authorization) {
-    actor = await authenticate(deps.database, authorization, 'binding a persona to an owner')
+  { actor, body }: SubmitPersonaParameters,
+): Promise<SubmitPersonaReturnType> => {
+  if (body.ownerId !== undefined && !actor)
+    return {
+      ok: false,
+      status: 401,
+      error: `credential required: ${ADMISSION_ERRORS.bindingWhat}`,
+    }
+  if (actor) {
     if (body.ownerId !== undefined && ownerIdOf(actor) !== body.ownerId)
-      throw new ApiError(403, 'credential does not act for this owner')
-    if (actor.kind === 'agent' && actor.endpoint.personaId !== null)
-      throw new ApiError(409, 'this agent endpoint already speaks for a persona')
+      return { ok: false, status: 403, error: ADMISSION_ERRORS.notThisOwner }
+    if (actor.kind === 'agent' && actor.endpoint.personaId !== null) return endpointBound
   }
   const { db } = deps.database
   const [taken] = await db
@@ -85,10 +74,10 @@ export const submitPersona = async (
         sql`${personas.status} IN ('pending', 'admitted', 'held')`,
       ),
     )
-  if (taken) throw handleTaken()
+  if (taken) return handleTaken
 
   if (body.persona_age !== '18+')
-    return { status: 422, body: { admitted: false, reason: 'adult-only venue' } }
+    return { ok: true, answer: { admitted: false, reason: ADMISSION_REASONS.adultOnly } }
 
   const verdict = await deps.safety(heartProse(body.heart), { kind: 'heart' })
   const ownerId = body.ownerId ?? (actor ? (ownerIdOf(actor) ?? null) : null)
@@ -102,56 +91,40 @@ export const submitPersona = async (
     activeMarket: body.activeMarket ?? null,
   }
   if (verdict.verdict !== 'allow') {
-    const [rejected] = await db
-      .insert(personas)
-      .values({ ...values, status: 'rejected', reason: verdict.reason })
-      .returning({ id: personas.id })
-    return {
-      status: 422,
-      body: { admitted: false, reason: verdict.reason, personaId: rejected!.id },
-    }
+    const personaId = await insertPersona(db, values, {
+      status: 'rejected',
+      reason: verdict.reason,
+    })
+    return { ok: true, answer: { admitted: false, reason: verdict.reason, personaId } }
   }
 
   try {
-    const answer: AdmissionAnswer = await db.transaction(async (tx) => {
-      const [persona] = await tx
-        .insert(personas)
-        .values({ ...values, status: 'pending' })
-        .returning({ id: personas.id })
-      const personaId = persona!.id
+    const answer = await db.transaction(async (tx): Promise<PersonaAnswer> => {
+      const personaId = await insertPersona(tx, values, { status: 'pending' })
       if (actor?.kind === 'agent') {
         const [bound] = await tx
           .update(agentEndpoints)
           .set({ personaId })
           .where(and(eq(agentEndpoints.id, actor.endpoint.id), sql`persona_id IS NULL`))
           .returning({ id: agentEndpoints.id })
-        if (!bound) throw new ApiError(409, 'this agent endpoint already speaks for a persona')
+        if (!bound) throw new EndpointAlreadyBound()
       }
-      if (!(await takeSeat(deps, tx))) {
+      if (!(await takeSeat(tx, deps.settings.capSql())))
         return {
-          status: 422 as const,
-          body: {
-            admitted: false as const,
-            reason: 'cap reached',
-            capReached: true as const,
-            personaId,
-          },
+          admitted: false,
+          reason: ADMISSION_REASONS.capReached,
+          capReached: true,
+          personaId,
         }
-      }
-      await tx
-        .update(personas)
-        .set({ status: 'admitted', admittedAt: new Date() })
-        .where(eq(personas.id, personaId))
-      return {
-        status: 200 as const,
-        body: { admitted: true as const, reason: 'admitted' as const, personaId },
-      }
+      await admitPersona(tx, personaId)
+      return { admitted: true, reason: ADMISSION_REASONS.admitted, personaId }
     })
     // Off the request path: the answer never waits for the model.
-    if (answer.status === 200) embedInBackground(deps, answer.body.personaId)
-    return answer
+    if (answer.admitted) embedInBackground(deps, answer.personaId)
+    return { ok: true, answer }
   } catch (error) {
-    if (isUniqueViolation(error)) throw handleTaken()
+    if (error instanceof EndpointAlreadyBound) return endpointBound
+    if (isUniqueViolation(error)) return handleTaken
     throw error
   }
 }
@@ -171,20 +144,12 @@ export const admitPending = async (deps: VenueDeps, { limit = 10_000 } = {}) => 
       )
       const [row] = (result as unknown as { rows: Array<{ id: number }> }).rows
       if (!row) return undefined
-      if (!(await takeSeat(deps, tx))) return undefined
-      await tx
-        .update(personas)
-        .set({ status: 'admitted', admittedAt: new Date() })
-        .where(eq(personas.id, row.id))
+      if (!(await takeSeat(tx, deps.settings.capSql()))) return undefined
+      await admitPersona(tx, row.id)
       return row.id
     })
     if (id === undefined) break
     admitted.push(id)
   }
   return admitted
-}
-
-/** Gives a persona's seat back (withdrawal, a hold): the next beat admits a pending one. */
-export const releaseSeat = async (tx: { execute: VenueDeps['database']['db']['execute'] }) => {
-  await tx.execute(sql`UPDATE capacity SET used = used - 1 WHERE id = 1 AND used > 0`)
 }

@@ -1,24 +1,48 @@
-import { type App, jsonRoute } from '@agents/service-kit'
+import { ApiError, type App, errors, json, jsonRoute } from '@agents/service-kit'
+import { createRoute } from '@hono/zod-openapi'
+import { acceptCredential, optionalCredentialOf } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
 import { getClientAddress } from '../geo/index.ts'
-import { postRoute, SECURITY } from '../openapi.ts'
-import { fileReport, ReportBody } from './reports.ts'
+import { SECURITY } from '../openapi.ts'
+import { REPORT_ERRORS } from './report-errors.ts'
+import { ReportBody, ReportFiled } from './report-schemas.ts'
+import { fileReport } from './reports.ts'
 
 /** Reports. */
 export const registerReportRoutes = (app: App, deps: VenueDeps) => {
   jsonRoute(
     app,
-    postRoute('/api/report', 'Report a persona, post, turn or couple', ReportBody, {
+    createRoute({
+      method: 'post',
+      path: '/api/report',
+      summary: 'Report a persona, post, turn or couple',
+      description:
+        'Reporters are told apart by their credential, else by their address; enough distinct reporters hold the item until an operator looks at it.',
       security: SECURITY.optionalCredential,
-    }),
-    async (c, body) =>
-      c.json(
-        await fileReport(deps, body, {
-          authorization: c.req.header('authorization'),
-          clientAddress:
-            getClientAddress(c, { trustForwardedFor: deps.trustForwardedFor }) ?? 'unknown',
+      request: { body: json(ReportBody, 'the report') },
+      responses: {
+        200: json(ReportFiled, 'filed'),
+        ...errors({
+          400: `${REPORT_ERRORS.invalidReport} (issues; no such target)`,
+          403: 'credential not recognised',
+          413: 'body too large',
+          415: 'not JSON',
         }),
-      ),
-    { validationMessage: 'invalid report' },
+      },
+    }),
+    async (c, body) => {
+      const outcome = await fileReport(deps, {
+        body,
+        actor: optionalCredentialOf(c),
+        clientAddress:
+          getClientAddress(c, { trustForwardedFor: deps.trustForwardedFor }) ?? 'unknown',
+      })
+      if (!outcome.ok) throw new ApiError(outcome.status, outcome.error, { issues: outcome.issues })
+      return c.json(outcome, 200)
+    },
+    {
+      validationMessage: REPORT_ERRORS.invalidReport,
+      middleware: [acceptCredential(deps, REPORT_ERRORS.reportingWhat)],
+    },
   )
 }
