@@ -1,34 +1,79 @@
-import { type App, jsonRoute } from '@agents/service-kit'
+import { ApiError, type App, errors, freeRead, json, jsonRoute } from '@agents/service-kit'
+import { createRoute } from '@hono/zod-openapi'
+import { acceptCredential, optionalCredentialOf } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
-import { postRoute, SECURITY } from '../openapi.ts'
-import { AgentBody, registerAgent, VerifyBody, verifyAgent } from './agents.ts'
+import { SECURITY } from '../openapi.ts'
+import { AGENT_ERRORS } from './agent-errors.ts'
+import {
+  AgentActive,
+  AgentBody,
+  AgentNotActive,
+  AgentRegistered,
+  VerifyBody,
+} from './agent-schemas.ts'
+import { registerAgent } from './register-agent.ts'
+import { verifyAgent } from './verify-agent.ts'
 
 /** Agent endpoints: registration and proof of control. */
 export const registerAgentRoutes = (app: App, deps: VenueDeps) => {
   jsonRoute(
     app,
-    postRoute(
-      '/api/intake/agent',
-      'Register an agent endpoint: returns its challenge nonce',
-      AgentBody,
-      {
-        security: SECURITY.optionalCredential,
+    createRoute({
+      method: 'post',
+      path: '/api/intake/agent',
+      summary: 'Register an agent endpoint: returns its challenge nonce',
+      description:
+        'Binding the endpoint to an owner (`ownerId`) or a persona (`personaId`) takes a credential acting for them.',
+      security: SECURITY.optionalCredential,
+      request: { body: json(AgentBody, 'the endpoint') },
+      responses: {
+        200: json(AgentRegistered, 'registered (pending until verified)'),
+        ...errors({
+          400: `${AGENT_ERRORS.invalidAgent} (issues: callbackUrl not public, no publicKey nor callbackUrl)`,
+          401: `credential required: ${AGENT_ERRORS.bindingWhat}`,
+          403: `credential not recognised; ${AGENT_ERRORS.notThisOwner}; ${AGENT_ERRORS.notThisPersona}`,
+          413: 'body too large',
+          415: 'not JSON',
+        }),
       },
-    ),
-    async (c, body) => c.json(await registerAgent(deps, body, c.req.header('authorization'))),
-    { validationMessage: 'invalid agent' },
+    }),
+    async (c, body) => {
+      const outcome = await registerAgent(deps, { actor: optionalCredentialOf(c), body })
+      if (!outcome.ok)
+        throw new ApiError(
+          outcome.status,
+          outcome.error,
+          outcome.issues ? { issues: outcome.issues } : {},
+        )
+      return c.json({ id: outcome.id, challengeNonce: outcome.challengeNonce }, 200)
+    },
+    {
+      validationMessage: AGENT_ERRORS.invalidAgent,
+      middleware: [acceptCredential(deps, AGENT_ERRORS.bindingWhat)],
+    },
   )
   jsonRoute(
     app,
-    postRoute(
-      '/api/intake/agent/verify',
-      'Prove control of an endpoint: signature, echo or callback',
-      VerifyBody,
-    ),
+    createRoute({
+      method: 'post',
+      path: '/api/intake/agent/verify',
+      summary: 'Prove control of an endpoint: signature, echo or callback',
+      ...freeRead,
+      request: { body: json(VerifyBody, 'the proof') },
+      responses: {
+        200: json(AgentActive, 'active (the credential on the proof that activates)'),
+        422: json(AgentNotActive, 'unknown endpoint, or the challenge is not satisfied'),
+        ...errors({
+          400: AGENT_ERRORS.invalidVerify,
+          413: 'body too large',
+          415: 'not JSON',
+        }),
+      },
+    }),
     async (c, body) => {
       const answer = await verifyAgent(deps, body)
-      return c.json(answer.body, answer.status)
+      return c.json(answer, answer.active ? 200 : 422)
     },
-    { validationMessage: 'invalid verify' },
+    { validationMessage: AGENT_ERRORS.invalidVerify },
   )
 }
