@@ -1,3 +1,11 @@
+CREATE TABLE "chat_messages" (
+	"id" bigserial PRIMARY KEY NOT NULL,
+	"speaker" text NOT NULL,
+	"role" text NOT NULL,
+	"text_sealed" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "chat_nonces" (
 	"nonce" text PRIMARY KEY NOT NULL,
 	"expires_at" timestamp with time zone NOT NULL
@@ -8,6 +16,13 @@ CREATE TABLE "chat_sessions" (
 	"wallet" text NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"expires_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "chat_usage" (
+	"wallet" text NOT NULL,
+	"day" text NOT NULL,
+	"used" integer NOT NULL,
+	CONSTRAINT "chat_usage_wallet_day_pk" PRIMARY KEY("wallet","day")
 );
 --> statement-breakpoint
 CREATE TABLE "chat_wallets" (
@@ -53,6 +68,8 @@ CREATE TABLE "revenue" (
 --> statement-breakpoint
 ALTER TABLE "posts" ADD COLUMN "featured_until" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "orders" ADD CONSTRAINT "orders_owner_id_owners_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."owners"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "chat_messages_speaker" ON "chat_messages" USING btree ("speaker","id");--> statement-breakpoint
+CREATE INDEX "chat_messages_created" ON "chat_messages" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "chat_sessions_wallet" ON "chat_sessions" USING btree ("wallet");--> statement-breakpoint
 CREATE INDEX "credit_events_wallet" ON "credit_events" USING btree ("wallet");--> statement-breakpoint
 CREATE UNIQUE INDEX "orders_payment_reference" ON "orders" USING btree ("payment_reference");--> statement-breakpoint

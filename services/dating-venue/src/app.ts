@@ -6,6 +6,7 @@ import { registerAdminRoutes } from './admin/admin-routes.ts'
 import { registerAdmissionRoutes } from './admission/admission-routes.ts'
 import { registerAgentRoutes } from './agents/agent-routes.ts'
 import { registerBoardRoutes } from './boards/board-routes.ts'
+import { registerChatAskRoutes } from './chat/chat-ask-routes.ts'
 import { registerChatSessionRoutes } from './chat/chat-session-routes.ts'
 import { registerCompatibilityRoutes } from './compatibility/compatibility-routes.ts'
 import { registerCoupleRoutes } from './couples/couple-routes.ts'
@@ -92,6 +93,7 @@ export const buildApp = (
   registerCompatibilityRoutes(app, deps)
   registerFeaturedRoutes(app, deps)
   registerChatSessionRoutes(app, deps)
+  registerChatAskRoutes(app, deps)
   mountMcp(app, { name: SERVICE_NAME, version: API_VERSION, tools: venueTools(deps) })
   return app
 }

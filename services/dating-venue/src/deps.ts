@@ -64,4 +64,6 @@ export type VenueDeps = {
   refundsEmail: string | undefined
   /** The human chat page's sign-in and sessions. */
   humanChat: HumanChatSettings
+  /** What a wallet's studio token holding is worth, in US cents (0 when no token is configured). */
+  holdings: (wallet: string) => Promise<bigint>
 }

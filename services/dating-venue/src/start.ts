@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { paymentsFromEnv, type ReconcileResult, startReconciler } from '@agents/payments'
 import { createLogger, type Logger, type RunningServer, serve } from '@agents/service-kit'
 import { buildApp, SERVICE_NAME } from './app.ts'
+import { askProduct } from './chat/chat-ask.ts'
 import { reportProduct } from './compatibility/compatibility-report.ts'
 import type { VenueConfig } from './config.ts'
 import { openVenueDatabase } from './db/open.ts'
@@ -121,6 +122,8 @@ export const startVenue = async (
       sessionHours: config.VENUE_CHAT_SESSION_HOURS,
       secureCookie: () => config.NODE_ENV === 'production' || baseUrl.startsWith('https:'),
     },
+    // No studio token configured: every holding is worth nothing (3 free messages a day).
+    holdings: async () => 0n,
     login: {
       verify: async (token) => {
         const result = await verifyLogin(token)
@@ -153,7 +156,7 @@ export const startVenue = async (
   )
   const reconciler = startReconciler(
     payments,
-    [heartFilePayment(deps), reportProduct(deps), featuredProduct(deps)],
+    [heartFilePayment(deps), reportProduct(deps), featuredProduct(deps), askProduct(deps)],
     {
       intervalMs: payments.reconcileIntervalMs,
       exclusive: (work) => database.withLock(RECONCILE_LOCK, work),

@@ -392,6 +392,34 @@ export const chatWallets = pgTable('chat_wallets', {
   createdAt: at('created_at').notNull().defaultNow(),
 })
 
+/** Free chat messages used per wallet and UTC day (the daily allowance resets at 00:00 UTC). */
+export const chatUsage = pgTable(
+  'chat_usage',
+  {
+    wallet: text('wallet').notNull(),
+    day: text('day').notNull(),
+    used: integer('used').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.wallet, table.day] })],
+)
+
+/** Chat text, sealed (AES-256-GCM, the contactRef key), deleted after a short window. */
+export const chatMessages = pgTable(
+  'chat_messages',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** The human's wallet, or `agent:<endpointId>`. */
+    speaker: text('speaker').notNull(),
+    role: text('role', { enum: ['human', 'matchmaker'] }).notNull(),
+    textSealed: text('text_sealed').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (table) => [
+    index('chat_messages_speaker').on(table.speaker, table.id),
+    index('chat_messages_created').on(table.createdAt),
+  ],
+)
+
 // drizzle-kit generates the tables this file exports: the ledger table comes from @agents/payments.
 export { paymentLedger }
 
@@ -420,6 +448,8 @@ export const schema = {
   chatNonces,
   chatSessions,
   chatWallets,
+  chatUsage,
+  chatMessages,
 }
 export type Schema = typeof schema
 export type OwnerRow = typeof owners.$inferSelect

@@ -1,0 +1,183 @@
+import { type Devnet, startDevnet } from '@agents/devnet'
+import { PAYMENT_REQUIRED_HEADER } from '@agents/payments'
+import { testBackends } from '@agents/service-kit/db'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { createSiweMessage } from 'viem/siwe'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { creditEvents } from '../db/schema.ts'
+import { creditBalance } from '../orders/credits.ts'
+import type { Venue } from '../start.ts'
+import { createAgent } from '../test-helpers.ts'
+import { type ChatStandIn, startChatStandIn } from '../testing/chat-stand-in.ts'
+import { startTestVenue, TEST_DATABASE_URL } from '../testing.ts'
+import { sweepChat } from './chat-messages.ts'
+
+describe.each(testBackends(TEST_DATABASE_URL))('asking the matchmaker on $name', ({ open }) => {
+  let devnet: Devnet
+  let venue: Venue
+  let chat: ChatStandIn
+  let drop: () => Promise<void>
+  beforeAll(async () => {
+    const database = await open()
+    drop = database.drop
+    devnet = await startDevnet()
+    chat = await startChatStandIn()
+    venue = await startTestVenue({
+      devnet,
+      databaseUrl: database.url,
+      env: { MATCHMAKER_CHAT_URL: chat.url, MATCHMAKER_CHAT_TIMEOUT_MS: '2000' },
+    })
+  }, 120_000)
+  afterAll(async () => {
+    await venue?.close()
+    await chat?.close()
+    await devnet?.stop()
+    await drop?.()
+  })
+
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${venue.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    }).then(async (response) => ({
+      status: response.status,
+      headers: response.headers,
+      // biome-ignore lint/suspicious/noExplicitAny: tests read the answer by path
+      json: (await response.json()) as any,
+    }))
+
+  /** A signed-in (and by default attested) human: the session cookie and the wallet. */
+  const human = async ({ attest = true } = {}) => {
+    const account = privateKeyToAccount(generatePrivateKey())
+    const nonce = (await post('/api/chat/session/nonce', {})).json
+    const message = createSiweMessage({
+      domain: nonce.domain,
+      address: account.address,
+      uri: nonce.uri,
+      version: '1',
+      chainId: 8453,
+      nonce: nonce.nonce,
+      issuedAt: new Date(),
+    })
+    const response = await fetch(`${venue.url}/api/chat/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message, signature: await account.signMessage({ message }) }),
+    })
+    const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0]!
+    if (attest) await post('/api/chat/attest', { adult: true }, { cookie })
+    return { cookie, wallet: account.address.toLowerCase() }
+  }
+  const ask = (cookie: string, message: string) => post('/api/chat/ask', { message }, { cookie })
+
+  it('a human: 401 signed out, 403 not attested, 400 bad messages', async () => {
+    expect((await post('/api/chat/ask', { message: 'hi' })).status).toBe(401)
+    const unattested = await human({ attest: false })
+    const refused = await ask(unattested.cookie, 'hi')
+    expect(refused.status).toBe(403)
+    expect(refused.json.error).toBe('attest that you are 18 or older first')
+    const { cookie } = await human()
+    for (const message of ['', 'x'.repeat(2001), 'a\u0000b'])
+      expect((await ask(cookie, message)).status).toBe(400)
+  })
+
+  it('free messages first (3 a day at no holding), then credits (3 each), then a 402 for 0.10', async () => {
+    chat.answer({ status: 200, content: 'Lead with what you love doing on a slow Sunday.' })
+    const { cookie, wallet } = await human()
+    for (const left of [2, 1, 0]) {
+      const answer = await ask(cookie, 'How do I write a good about section?')
+      expect(answer.status).toBe(200)
+      expect(answer.json).toMatchObject({
+        ok: true,
+        answer: 'Lead with what you love doing on a slow Sunday.',
+        paidWith: 'free message',
+        freeLeft: left,
+      })
+    }
+    await venue.deps.database.db.insert(creditEvents).values({ wallet, credits: 4, reason: 'test' })
+    const onCredits = await ask(cookie, 'And the seeking part?')
+    expect(onCredits.json).toMatchObject({ paidWith: 'credits', credits: 1 })
+    const pay = await ask(cookie, 'One more?')
+    expect(pay.status).toBe(402)
+    expect(pay.json.accepts[0]).toMatchObject({
+      maxAmountRequired: '100000',
+      resource: '/api/chat/ask',
+    })
+    expect(pay.headers.get(PAYMENT_REQUIRED_HEADER)).not.toBeNull()
+    expect(await creditBalance(venue.deps.database.db, wallet)).toBe(1)
+  })
+
+  it('a withheld message counts; a message the venue could not answer does not', async () => {
+    const { cookie } = await human()
+    const withheld = await ask(cookie, 'Call me on 415 555 0199 tonight')
+    expect(withheld.json).toMatchObject({ ok: true, withheld: expect.any(String), freeLeft: 2 })
+    expect(withheld.json.answer).toBeUndefined()
+    chat.answer({ status: 500, content: 'down' })
+    const down = await ask(cookie, 'Any advice for a first date?')
+    expect(down.status).toBe(503)
+    chat.answer({ status: 200, content: 'Email them at someone@example.com' })
+    const leaked = await ask(cookie, 'Any advice for a first date?')
+    expect(leaked.json).toMatchObject({
+      withheld: 'the answer carried contact details',
+      freeLeft: 1,
+    })
+    chat.answer({ status: 200, content: 'Pick a quiet place and ask open questions.' })
+    expect((await ask(cookie, 'Any advice for a first date?')).json).toMatchObject({ freeLeft: 0 })
+  })
+
+  it('chat text is sealed at rest and swept after the window', async () => {
+    chat.answer({ status: 200, content: 'A sealed answer about sailing dates.' })
+    const { cookie } = await human()
+    await ask(cookie, 'A sealed question about sailing dates.')
+    const { rows } = await venue.deps.database.client.query('SELECT text_sealed FROM chat_messages')
+    expect(JSON.stringify(rows)).not.toContain('sailing')
+    await venue.deps.database.client.query(
+      "UPDATE chat_messages SET created_at = now() - interval '2 days'",
+    )
+    expect(await sweepChat(venue.deps.database, 24)).toBeGreaterThan(0)
+    const left = await venue.deps.database.client.query(
+      'SELECT count(*)::int AS n FROM chat_messages',
+    )
+    expect((left.rows[0] as { n: number }).n).toBe(0)
+  })
+
+  it('an agent pays every answer (agent_ask 0.10 USDC); the model down after payment: credited', async () => {
+    const agent = await createAgent(venue)
+    const headers = {
+      'content-type': 'application/json',
+      authorization: `Bearer ${agent.credential}`,
+    }
+    const unpaid = await post('/api/chat/ask', { message: 'What makes a good opener?' }, headers)
+    expect(unpaid.status).toBe(402)
+    chat.answer({ status: 200, content: 'Ask about something they wrote they love.' })
+    const before = await devnet.usdcBalance(devnet.accounts.payee)
+    const paid = await devnet.x402Fetch(devnet.accounts.payer)(`${venue.url}/api/chat/ask`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ message: 'What makes a good opener?' }),
+    })
+    expect(paid.status).toBe(200)
+    expect(await paid.json()).toMatchObject({
+      ok: true,
+      paidWith: 'payment',
+      answer: 'Ask about something they wrote they love.',
+    })
+    expect(await devnet.usdcBalance(devnet.accounts.payee)).toBe(before + 100_000n)
+    chat.answer({ status: 500, content: 'down' })
+    const credits = await creditBalance(venue.deps.database.db, devnet.accounts.payer.address)
+    const down = await devnet.x402Fetch(devnet.accounts.payer)(`${venue.url}/api/chat/ask`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ message: 'And a good second message?' }),
+    })
+    expect(down.status).toBe(502)
+    expect(await down.json()).toMatchObject({
+      credited: 3,
+      orderId: expect.stringMatching(/^agent_ask:/),
+    })
+    expect(await creditBalance(venue.deps.database.db, devnet.accounts.payer.address)).toBe(
+      credits + 3,
+    )
+  })
+})

@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto'
+import { type PaymentReceipt, type Product, sellOnce } from '@agents/payments'
+import type { AnyTransaction } from '@agents/service-kit/db'
+import { chatMessages } from '../db/schema.ts'
+import type { VenueDeps } from '../deps.ts'
+import { creditBalance, creditUndelivered } from '../orders/credits.ts'
+import { recordPaidOrder } from '../orders/record-paid-order.ts'
+import { storeExchange } from './chat-messages.ts'
+import { releaseMessage, reserveMessage, usedToday } from './chat-usage.ts'
+import { holdingTier } from './free-messages.ts'
+import { answerAsMatchmaker, type MatchmakerAnswer } from './matchmaker-answer.ts'
+
+/** agent_ask: 0.10 USDC an answer. */
+export const ASK_PRICE = { amount: 100_000n }
+export const ASK_KIND = 'agent_ask'
+export const ASK_PATH = '/api/chat/ask'
+
+type AskOrder = { speaker: string; message: string }
+export type AskFulfilment =
+  | { answer: string; orderId: string }
+  | { withheld: string; orderId: string }
+  | { credited: number; orderId: string; error: string }
+
+const UNDELIVERED = 'the matchmaker could not answer: the price was credited'
+
+/** A paid answer (an agent's, or a human's past the free messages and credits). */
+export const askProduct = (deps: VenueDeps): Product<AskOrder, AskFulfilment> => ({
+  kind: ASK_KIND,
+  fulfil: (tx, order, receipt) => answerPaid(deps, tx, order, receipt),
+  answer: (fulfilment) =>
+    'credited' in fulfilment
+      ? Response.json(fulfilment, { status: 502 })
+      : Response.json({ ok: true, paidWith: 'payment', ...fulfilment }),
+})
+
+const answerPaid = async (
+  deps: VenueDeps,
+  tx: AnyTransaction,
+  order: AskOrder,
+  receipt: PaymentReceipt,
+): Promise<AskFulfilment> => {
+  const orderId = await recordPaidOrder(tx, { kind: ASK_KIND, ownerId: null }, receipt)
+  const answered = await answerAsMatchmaker({ safety: deps.safety, chat: deps.chat }, order.message)
+  if (answered.kind === 'withheld') return { withheld: answered.reason, orderId }
+  if (answered.kind === 'unavailable') {
+    const { credits } = await creditUndelivered(tx, {
+      wallet: receipt.payer,
+      orderId,
+      amountAtomic: BigInt(receipt.amount),
+    })
+    return { credited: credits, orderId, error: UNDELIVERED }
+  }
+  await tx.insert(chatMessages).values([
+    { speaker: order.speaker, role: 'human', textSealed: deps.sealer.seal(order.message) },
+    { speaker: order.speaker, role: 'matchmaker', textSealed: deps.sealer.seal(answered.text) },
+  ])
+  return { answer: answered.text, orderId }
+}
+
+const sellAnswer = (deps: VenueDeps, request: Request, order: AskOrder) =>
+  sellOnce(deps.payments, request, {
+    price: ASK_PRICE,
+    resource: {
+      url: ASK_PATH,
+      description: 'agent_ask: one answer of the matchmaker (0.10 USDC)',
+      outputSchema: { answer: 'string', orderId: 'string' },
+    },
+    body: 'legacy-v1',
+    product: askProduct(deps),
+    order,
+    requestKey: `ask:${order.speaker}:${createHash('sha256').update(order.message).digest('hex')}`,
+  })
+
+/** An agent asks: every answer is paid (0.10 USDC). */
+export const askAsAgent = (
+  deps: VenueDeps,
+  { endpointId, message, request }: { endpointId: number; message: string; request: Request },
+) => sellAnswer(deps, request, { speaker: `agent:${endpointId}`, message })
+
+export type HumanAskOutcome =
+  | { kind: 'answered'; status: 200; body: Record<string, unknown> }
+  | { kind: 'unavailable'; status: 503; body: { error: string; reason: string } }
+  | { kind: 'paid'; response: Response }
+
+/**
+ * A signed-in adult asks: today's free messages by holding first, then
+ * credits, then a 402 for 0.10 USDC. A message the venue could not answer
+ * (model or safety check down) is given back; a withheld one counts.
+ */
+export const askAsHuman = async (
+  deps: VenueDeps,
+  {
+    wallet,
+    message,
+    request,
+    now = new Date(),
+  }: { wallet: string; message: string; request: Request; now?: Date },
+): Promise<HumanAskOutcome> => {
+  const tier = holdingTier(await deps.holdings(wallet))
+  const reservation = await reserveMessage(deps.database, {
+    wallet,
+    freePerDay: tier.messages,
+    now,
+  })
+  if (!reservation)
+    return { kind: 'paid', response: await sellAnswer(deps, request, { speaker: wallet, message }) }
+  const answered: MatchmakerAnswer = await answerAsMatchmaker(
+    { safety: deps.safety, chat: deps.chat },
+    message,
+  )
+  if (answered.kind === 'unavailable') {
+    await releaseMessage(deps.database.db, wallet, reservation)
+    return {
+      kind: 'unavailable',
+      status: 503,
+      body: {
+        error: 'the matchmaker could not answer: nothing was counted; retry shortly',
+        reason: answered.reason,
+      },
+    }
+  }
+  if (answered.kind === 'answer') await storeExchange(deps, wallet, message, answered.text)
+  return {
+    kind: 'answered',
+    status: 200,
+    body: {
+      ok: true,
+      ...(answered.kind === 'answer' ? { answer: answered.text } : { withheld: answered.reason }),
+      paidWith: reservation.kind === 'free' ? 'free message' : 'credits',
+      freeLeft: Math.max(0, tier.messages - (await usedToday(deps.database, wallet, now))),
+      credits: await creditBalance(deps.database.db, wallet),
+    },
+  }
+}

@@ -1,0 +1,77 @@
+import type { ChatSettings } from '../matchmaking/chat-settings.ts'
+import type { SafetyCheck } from '../safety/index.ts'
+import { screenPersonalData } from '../safety/index.ts'
+
+const SYSTEM = [
+  'You are the matchmaker of an adult-only, text-only dating venue, talking with one member.',
+  'Coach them on dating and help them write their dating doc (about, seeking, relationship intent, values, interests, dealbreakers, vibe, logistics).',
+  'Never reveal anything about other members, never ask for or repeat contact details (phone numbers, e-mails, handles, links, addresses), and stay on dating.',
+  'Answer in at most 150 words.',
+].join(' ')
+
+/** The venue's answer when no chat model is configured (the offline interview drafts docs). */
+export const NO_MODEL_ANSWER =
+  'Coaching needs the matchmaker model, which this venue has not configured. The guided interview still drafts your dating doc field by field.'
+
+export type MatchmakerAnswer =
+  | { kind: 'answer'; text: string }
+  /** The message or the answer did not pass the safety check: counted as used, not credited. */
+  | { kind: 'withheld'; reason: string }
+  /** The venue could not answer (model or safety check down): not counted. */
+  | { kind: 'unavailable'; reason: string }
+
+const ask = async (chat: ChatSettings, message: string, fetchImpl: typeof fetch) => {
+  try {
+    const response = await fetchImpl(`${chat.url.replace(/\/$/, '')}/chat/completions`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(chat.apiKey ? { authorization: `Bearer ${chat.apiKey}` } : {}),
+      },
+      body: JSON.stringify({
+        model: chat.model,
+        max_tokens: 300,
+        messages: [
+          { role: 'system', content: SYSTEM },
+          { role: 'user', content: message },
+        ],
+      }),
+      signal: AbortSignal.timeout(chat.timeoutMs),
+    })
+    if (!response.ok) return undefined
+    const body = (await response.json()) as { choices?: Array<{ message?: { content?: unknown } }> }
+    const content = body.choices?.[0]?.message?.content
+    return typeof content === 'string' && content.trim() ? content.trim().slice(0, 2000) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * One answer of the matchmaker: the human's message passes the safety check
+ * (fail closed), the configured model answers, and the answer passes the
+ * check and the personal-data screen before anyone sees it. The model sees
+ * only this message: nothing of other members is ever in its context.
+ */
+export const answerAsMatchmaker = async (
+  {
+    safety,
+    chat,
+    fetchImpl = fetch,
+  }: { safety: SafetyCheck; chat: ChatSettings | undefined; fetchImpl?: typeof fetch },
+  message: string,
+): Promise<MatchmakerAnswer> => {
+  const asked = await safety(message, { kind: 'post' })
+  if (asked.unavailable) return { kind: 'unavailable', reason: 'safety check unavailable' }
+  if (asked.verdict !== 'allow') return { kind: 'withheld', reason: asked.reason }
+  if (!chat) return { kind: 'answer', text: NO_MODEL_ANSWER }
+  const text = await ask(chat, message, fetchImpl)
+  if (text === undefined)
+    return { kind: 'unavailable', reason: 'the matchmaker model did not answer' }
+  if (screenPersonalData(text).found.length > 0)
+    return { kind: 'withheld', reason: 'the answer carried contact details' }
+  const answered = await safety(text, { kind: 'intro' })
+  if (answered.unavailable) return { kind: 'unavailable', reason: 'safety check unavailable' }
+  if (answered.verdict !== 'allow') return { kind: 'withheld', reason: answered.reason }
+  return { kind: 'answer', text }
+}
