@@ -66,6 +66,13 @@ CREATE TABLE "revenue" (
 	CONSTRAINT "revenue_order_id_unique" UNIQUE("order_id")
 );
 --> statement-breakpoint
+CREATE TABLE "studio_price" (
+	"id" integer PRIMARY KEY NOT NULL,
+	"price_micro_usd" bigint NOT NULL,
+	"updated_at" bigint NOT NULL,
+	"observed_at" bigint NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "posts" ADD COLUMN "featured_until" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "orders" ADD CONSTRAINT "orders_owner_id_owners_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."owners"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "chat_messages_speaker" ON "chat_messages" USING btree ("speaker","id");--> statement-breakpoint

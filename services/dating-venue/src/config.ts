@@ -76,6 +76,19 @@ export const VenueConfig = z
     VENUE_REFUNDS_EMAIL: z.string().email().optional(),
     /** How long a human's chat session (the signed-in wallet's cookie) lasts. */
     VENUE_CHAT_SESSION_HOURS: z.coerce.number().int().min(1).max(720).default(12),
+    /** The studio token (ERC-20 on Base) whose holding sets a wallet's free chat messages. */
+    VENUE_STUDIO_TOKEN: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{40}$/)
+      .optional(),
+    /** A read-only Base RPC for the holding. */
+    VENUE_STUDIO_RPC_URL: z.string().url().optional(),
+    /** A JSON price API for the token (`{ "usd": n }` or CoinGecko's `{ "<id>": { "usd": n } }`). */
+    VENUE_STUDIO_PRICE_URL: z.string().url().optional(),
+    /** The most the stored price may rise an hour, in basis points (1,000 = 10 %). */
+    VENUE_STUDIO_PRICE_MAX_RISE_BPS: z.coerce.number().int().min(0).max(100_000).default(1000),
+    /** How long the stored price stands while the source fails; then holdings count as 0. */
+    VENUE_STUDIO_PRICE_STALE_HOURS: z.coerce.number().int().min(1).max(168).default(6),
   })
   .superRefine((config, context) => {
     refineIdpConfig(config, context)

@@ -5,6 +5,7 @@ import { paymentsFromEnv, type ReconcileResult, startReconciler } from '@agents/
 import { createLogger, type Logger, type RunningServer, serve } from '@agents/service-kit'
 import { buildApp, SERVICE_NAME } from './app.ts'
 import { askProduct } from './chat/chat-ask.ts'
+import { studioHoldings } from './chat/studio-holdings.ts'
 import { reportProduct } from './compatibility/compatibility-report.ts'
 import type { VenueConfig } from './config.ts'
 import { openVenueDatabase } from './db/open.ts'
@@ -122,8 +123,7 @@ export const startVenue = async (
       sessionHours: config.VENUE_CHAT_SESSION_HOURS,
       secureCookie: () => config.NODE_ENV === 'production' || baseUrl.startsWith('https:'),
     },
-    // No studio token configured: every holding is worth nothing (3 free messages a day).
-    holdings: async () => 0n,
+    holdings: studioHoldings(config, database),
     login: {
       verify: async (token) => {
         const result = await verifyLogin(token)

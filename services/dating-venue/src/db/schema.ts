@@ -420,6 +420,14 @@ export const chatMessages = pgTable(
   ],
 )
 
+/** The studio token's stored price (one row): every replica and restart keeps the slow rise. */
+export const studioPrice = pgTable('studio_price', {
+  id: integer('id').primaryKey(),
+  priceMicroUsd: bigint('price_micro_usd', { mode: 'bigint' }).notNull(),
+  updatedAt: bigint('updated_at', { mode: 'number' }).notNull(),
+  observedAt: bigint('observed_at', { mode: 'number' }).notNull(),
+})
+
 // drizzle-kit generates the tables this file exports: the ledger table comes from @agents/payments.
 export { paymentLedger }
 
@@ -450,6 +458,7 @@ export const schema = {
   chatWallets,
   chatUsage,
   chatMessages,
+  studioPrice,
 }
 export type Schema = typeof schema
 export type OwnerRow = typeof owners.$inferSelect
