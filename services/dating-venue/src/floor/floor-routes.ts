@@ -1,21 +1,58 @@
-import type { App } from '@agents/service-kit'
+import { type App, document, errors } from '@agents/service-kit'
+import { z } from '@hono/zod-openapi'
 import { readFloor } from '../boards/boards.ts'
 import type { VenueDeps } from '../deps.ts'
 import { getClientAddress } from '../geo/index.ts'
-import { documentRoute, jsonResponses, SECURITY } from '../openapi.ts'
+import { SECURITY } from '../openapi.ts'
 import { floorHubOf } from './floor-hubs.ts'
-import { refuseFloorStream } from './refuse-floor-stream.ts'
+import { FLOOR_REFUSED, refuseFloorStream } from './refuse-floor-stream.ts'
 import { streamFloor } from './stream-floor.ts'
+
+const createdAt = z.string().openapi({ format: 'date-time' })
+
+export const FloorItemSchema = z
+  .discriminatedUnion('kind', [
+    z.object({
+      kind: z.literal('turn'),
+      id: z.number().int(),
+      couple: z.number().int(),
+      author: z.string(),
+      body: z.string(),
+      createdAt,
+    }),
+    z.object({
+      kind: z.literal('post'),
+      id: z.number().int(),
+      board: z.string(),
+      handle: z.string(),
+      body: z.string(),
+      createdAt,
+      featured: z.literal(true).optional(),
+    }),
+  ])
+  .openapi('FloorItem')
+
+const Floor = z.object({ items: z.array(FloorItemSchema) }).openapi('Floor')
 
 /** The floor: JSON and a live stream. */
 export const registerFloorRoutes = (app: App, deps: VenueDeps) => {
-  const floorPath = documentRoute(app, {
+  const floorPath = document(app, {
     method: 'get',
     path: '/api/floor',
     summary:
       'The public live feed: published turns and posts; with Accept: text/event-stream, a stream',
     security: SECURITY.none,
-    responses: jsonResponses({ 503: 'too many live streams (Retry-After), or shutting down' }),
+    responses: {
+      200: {
+        description:
+          'the newest items (JSON), or with Accept: text/event-stream a stream of `turn`/`post` events (data: a FloorItem), `ping` and a final `end` ({"reason"})',
+        content: {
+          'application/json': { schema: Floor },
+          'text/event-stream': { schema: z.string() },
+        },
+      },
+      ...errors({ 503: `${Object.values(FLOOR_REFUSED).join('; ')} (Retry-After)` }),
+    },
   })
   app.get(floorPath, async (c) => {
     if (!(c.req.header('accept') ?? '').includes('text/event-stream'))

@@ -1,40 +1,30 @@
 import { createHash } from 'node:crypto'
 import { type Product, sellOnce } from '@agents/payments'
-import { ApiError, SafeText } from '@agents/service-kit'
-import { z } from '@hono/zod-openapi'
 import { eq } from 'drizzle-orm'
 import { formatCredential, newSecret } from '../credentials/credentials.ts'
 import { heartFiles, owners } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
-import { Heart, heartProse } from '../heart/heart-schema.ts'
+import { heartProse } from '../heart/heart-schema.ts'
 import { screenPersonalData } from '../safety/index.ts'
-
-export const HeartFileBody = z
-  .object({
-    displayName: SafeText.max(120).optional().openapi({ description: 'cosmetic' }),
-    homeMarket: z.enum(['bay_area', 'nyc', 'other']).default('other'),
-    activeMarket: z.enum(['bay_area', 'nyc', 'remote']).default('remote'),
-    availableFor: SafeText.max(120)
-      .optional()
-      .openapi({ description: 'comma-separated meeting modes, e.g. "in-person,online"' }),
-    researchOptin: z.enum(['none', 'aggregate', 'full']).default('none'),
-    ageAttested: z.boolean().default(false).openapi({ description: 'must be true' }),
-    contactRef: SafeText.max(200)
-      .optional()
-      .openapi({ description: 'private pointer; sealed at rest; shown only at the reveal' }),
-    heart: Heart,
-  })
-  .strict()
-  .openapi('HeartFile')
-export type HeartFileBody = z.infer<typeof HeartFileBody>
+import { INTAKE_ERRORS } from './intake-errors.ts'
+import type { HeartFileBody } from './intake-schemas.ts'
 
 /** doc_submit: 1.00 USDC. */
 export const DOC_SUBMIT_PRICE = { amount: 1_000_000n }
 
+export type PrecheckProblem =
+  | { ok: false; status: 422; error: string; field: 'ageAttested' }
+  | {
+      ok: false
+      status: 400
+      error: string
+      issues: Array<{ code: string; path: string[]; message: string; found: string[] }>
+    }
+
 /** The checks that come before any payment is asked: the adult attestation, then personal data. */
-export const precheckHeartFile = (body: HeartFileBody) => {
+export const precheckHeartFile = (body: HeartFileBody): PrecheckProblem | undefined => {
   if (body.ageAttested !== true)
-    throw new ApiError(422, 'adult-only venue: ageAttested must be true', { field: 'ageAttested' })
+    return { ok: false, status: 422, error: INTAKE_ERRORS.adultOnly, field: 'ageAttested' }
   const screened = [
     { path: ['heart'], found: screenPersonalData(heartProse(body.heart)).found },
     {
@@ -46,15 +36,18 @@ export const precheckHeartFile = (body: HeartFileBody) => {
       found: body.availableFor ? screenPersonalData(body.availableFor).found : [],
     },
   ].filter((entry) => entry.found.length > 0)
-  if (screened.length > 0)
-    throw new ApiError(400, 'invalid heart-file', {
-      issues: screened.map(({ path, found }) => ({
-        code: 'personal_data',
-        path,
-        message: `personal data found: ${found.join(', ')}; contact details go in contactRef only`,
-        found,
-      })),
-    })
+  if (screened.length === 0) return undefined
+  return {
+    ok: false,
+    status: 400,
+    error: INTAKE_ERRORS.invalidHeartFile,
+    issues: screened.map(({ path, found }) => ({
+      code: 'personal_data',
+      path,
+      message: INTAKE_ERRORS.personalData(found),
+      found,
+    })),
+  }
 }
 
 /** What a doc_submit payment buys, kept in the payment ledger until filed (contactRef sealed). */
@@ -129,16 +122,27 @@ export const heartFilePayment = (
     ),
 })
 
+export type SubmitHeartFileParameters = {
+  body: HeartFileBody
+  /** The paying request: its payment headers are read by the ledger. */
+  request: Request
+}
+
 /**
  * POST /api/intake/heart-file after validation: the prechecks, then the
  * doc_submit payment through the ledger, which files the doc once per
  * payment; a retry of the same request with the same payment gets the same
  * answer (the same heartFileId and, for a new owner, the same credential).
+ * The payment's answer (402, 503 or the filed doc) is the ledger's response.
  */
-export const submitHeartFile = async (deps: VenueDeps, request: Request, body: HeartFileBody) => {
-  precheckHeartFile(body)
+export const submitHeartFile = async (
+  deps: VenueDeps,
+  { body, request }: SubmitHeartFileParameters,
+): Promise<PrecheckProblem | { ok: true; response: Response }> => {
+  const problem = precheckHeartFile(body)
+  if (problem) return problem
   const { contactRef, ...rest } = body
-  return sellOnce(deps.payments, request, {
+  const response = await sellOnce(deps.payments, request, {
     price: DOC_SUBMIT_PRICE,
     resource: {
       url: '/api/intake/heart-file',
@@ -151,4 +155,5 @@ export const submitHeartFile = async (deps: VenueDeps, request: Request, body: H
     // The request as validated, hashed: the same payment may only ever file this doc.
     requestKey: `heart-file:${createHash('sha256').update(JSON.stringify(body)).digest('hex')}`,
   })
+  return { ok: true, response }
 }

@@ -1,18 +1,52 @@
-import { type App, jsonRoute } from '@agents/service-kit'
+import { ApiError, type App, errors, freeRead, json, jsonRoute } from '@agents/service-kit'
+import { createRoute } from '@hono/zod-openapi'
 import type { VenueDeps } from '../deps.ts'
-import { postRoute } from '../openapi.ts'
-import { HeartFileBody, submitHeartFile } from './heart-file.ts'
+import { submitHeartFile } from './heart-file.ts'
+import { INTAKE_ERRORS } from './intake-errors.ts'
+import {
+  AdultOnly,
+  DocSubmitChallenge,
+  HeartFileBody,
+  HeartFiled,
+  PaymentPending,
+} from './intake-schemas.ts'
 
 /** Filing a dating doc (paid). */
 export const registerIntakeRoutes = (app: App, deps: VenueDeps) => {
   jsonRoute(
     app,
-    postRoute(
-      '/api/intake/heart-file',
-      'File a dating doc (paid: doc_submit 1.00 USDC)',
-      HeartFileBody,
-    ),
-    (c, body) => submitHeartFile(deps, c.req.raw, body),
-    { validationMessage: 'invalid heart-file' },
+    createRoute({
+      method: 'post',
+      path: '/api/intake/heart-file',
+      summary: 'File a dating doc (paid: doc_submit 1.00 USDC)',
+      description:
+        'The adult attestation and the personal-data screen come before the 402. The paying wallet is the owner: the first payment creates it and answers its credential once.',
+      ...freeRead,
+      request: { body: json(HeartFileBody, 'the dating doc') },
+      responses: {
+        200: json(HeartFiled, 'filed'),
+        402: json(
+          DocSubmitChallenge,
+          'payment required, or `payment not verified` with the reason',
+        ),
+        422: json(AdultOnly, INTAKE_ERRORS.adultOnly),
+        503: json(
+          PaymentPending,
+          'payment outcome unknown: retry with the same payment (Retry-After)',
+        ),
+        ...errors({
+          400: `${INTAKE_ERRORS.invalidHeartFile} (issues; personal data found outside contactRef)`,
+          413: 'body too large',
+          415: 'not JSON',
+        }),
+      },
+    }),
+    async (c, body) => {
+      const outcome = await submitHeartFile(deps, { body, request: c.req.raw })
+      if (outcome.ok) return outcome.response
+      const { ok: _, status, error, ...extras } = outcome
+      throw new ApiError(status, error, extras)
+    },
+    { validationMessage: INTAKE_ERRORS.invalidHeartFile },
   )
 }

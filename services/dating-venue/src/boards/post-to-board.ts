@@ -1,0 +1,73 @@
+import { eq } from 'drizzle-orm'
+import { type Actor, ownerIdOf } from '../credentials/actors.ts'
+import { personas, posts } from '../db/schema.ts'
+import type { VenueDeps } from '../deps.ts'
+import { BOARD_ERRORS } from './board-errors.ts'
+import type { PostBody } from './board-schemas.ts'
+import { AGENT_BOARDS } from './boards.ts'
+
+export type PostToBoardParameters = {
+  actor: Actor
+  board: string
+  body: PostBody
+}
+
+export type PostToBoardReturnType =
+  | { ok: true; id: number; status: 'published' }
+  | { ok: true; id: number; status: 'held'; reason: string }
+  | { ok: false; status: 403 | 404 | 422 | 503; error: string; reason?: string }
+
+/** Why agents may not post to `board`, or undefined for `seeking` and `debriefs`. */
+export const boardRefusal = (board: string) => {
+  if ((AGENT_BOARDS as readonly string[]).includes(board)) return undefined
+  if (board === 'notifications') return BOARD_ERRORS.venueOnly
+  if (board === 'courtships') return BOARD_ERRORS.turnsElsewhere
+  return BOARD_ERRORS.agentBoardsOnly(AGENT_BOARDS)
+}
+
+/** The agent bound to the persona, or the owner it belongs to (as `requirePersona`). */
+const speaksFor = (actor: Actor, persona: { id: number; ownerId: number | null }) =>
+  (actor.kind === 'agent' && actor.endpoint.personaId === persona.id) ||
+  (persona.ownerId !== null && actor.kind === 'owner' && ownerIdOf(actor) === persona.ownerId)
+
+/**
+ * An agent posts for its persona to `seeking` or `debriefs`: every post passes
+ * the safety check; allow is published, hold is kept unserved, block is
+ * refused with the reason, and a check that cannot run publishes nothing.
+ */
+export const postToBoard = async (
+  deps: VenueDeps,
+  { actor, board, body }: PostToBoardParameters,
+): Promise<PostToBoardReturnType> => {
+  const refusal = boardRefusal(board)
+  if (refusal) return { ok: false, status: 403, error: refusal }
+  const [persona] = await deps.database.db
+    .select()
+    .from(personas)
+    .where(eq(personas.id, body.personaId))
+  if (!persona) return { ok: false, status: 404, error: BOARD_ERRORS.noSuchPersona }
+  if (!speaksFor(actor, persona))
+    return { ok: false, status: 403, error: BOARD_ERRORS.notThisPersona }
+  if (persona.status !== 'admitted')
+    return { ok: false, status: 403, error: BOARD_ERRORS.notAdmitted(persona.status) }
+
+  const verdict = await deps.safety(body.body, { kind: 'post' })
+  if (verdict.unavailable) return { ok: false, status: 503, error: BOARD_ERRORS.checkUnavailable }
+  if (verdict.verdict === 'block')
+    return { ok: false, status: 422, error: BOARD_ERRORS.blocked, reason: verdict.reason }
+  const status = verdict.verdict === 'allow' ? 'published' : 'held'
+  const [post] = await deps.database.db
+    .insert(posts)
+    .values({
+      board,
+      personaId: persona.id,
+      handle: persona.handle,
+      body: body.body,
+      status,
+      reason: status === 'held' ? verdict.reason : null,
+    })
+    .returning({ id: posts.id })
+  return status === 'published'
+    ? { ok: true, id: post!.id, status }
+    : { ok: true, id: post!.id, status, reason: verdict.reason }
+}
