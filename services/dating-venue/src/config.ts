@@ -76,6 +76,8 @@ export const VenueConfig = z
     VENUE_REFUNDS_EMAIL: z.string().email().optional(),
     /** How long a human's chat session (the signed-in wallet's cookie) lasts. */
     VENUE_CHAT_SESSION_HOURS: z.coerce.number().int().min(1).max(720).default(12),
+    /** How long sealed chat text is kept before the sweep deletes it. */
+    VENUE_CHAT_RETENTION_HOURS: z.coerce.number().int().min(1).max(720).default(24),
     /** The studio token (ERC-20 on Base) whose holding sets a wallet's free chat messages. */
     VENUE_STUDIO_TOKEN: z
       .string()

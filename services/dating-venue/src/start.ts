@@ -5,6 +5,7 @@ import { paymentsFromEnv, type ReconcileResult, startReconciler } from '@agents/
 import { createLogger, type Logger, type RunningServer, serve } from '@agents/service-kit'
 import { buildApp, SERVICE_NAME } from './app.ts'
 import { askProduct } from './chat/chat-ask.ts'
+import { sweepChat } from './chat/chat-messages.ts'
 import { studioHoldings } from './chat/studio-holdings.ts'
 import { reportProduct } from './compatibility/compatibility-report.ts'
 import type { VenueConfig } from './config.ts'
@@ -36,6 +37,7 @@ export type Venue = RunningServer & {
 }
 
 // One replica at a time reconciles the payment ledger (the swap rail's lock number differs).
+const CHAT_SWEEP_INTERVAL_MS = 10 * 60_000
 const RECONCILE_LOCK = 7_246_104
 
 /**
@@ -175,6 +177,13 @@ export const startVenue = async (
         }, interval)
       : undefined
   timer?.unref()
+  // Sealed chat text lives a short window; one replica sweeps at a time.
+  const chatSweep = setInterval(() => {
+    sweepChat(database, config.VENUE_CHAT_RETENTION_HOURS).catch((error: unknown) =>
+      logger.error({ err: error }, 'chat sweep failed'),
+    )
+  }, CHAT_SWEEP_INTERVAL_MS)
+  chatSweep.unref()
   const floor = provideFloorHub(deps, {
     intervalMs: config.VENUE_FLOOR_POLL_MS,
     maxStreams: config.VENUE_FLOOR_MAX_STREAMS,
@@ -189,6 +198,7 @@ export const startVenue = async (
     onClosing: () => floor.close(),
     onClose: async () => {
       clearInterval(timer)
+      clearInterval(chatSweep)
       await reconciler.stop()
       await deps.embedder.close()
       await database.close()
