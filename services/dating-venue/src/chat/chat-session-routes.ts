@@ -10,6 +10,7 @@ import {
 import { createRoute, z } from '@hono/zod-openapi'
 import { deleteCookie, setCookie } from 'hono/cookie'
 import type { VenueDeps } from '../deps.ts'
+import { chatAccount } from './chat-account.ts'
 import { CHAT_ERRORS } from './chat-errors.ts'
 import {
   attestAdult,
@@ -46,6 +47,25 @@ const SignInBody = z
   .openapi('ChatSignIn')
 
 const Me = z.object({ wallet: z.string(), attested: z.boolean() }).openapi('ChatWallet')
+
+const Account = z
+  .object({
+    wallet: z.string(),
+    attested: z.boolean(),
+    freePerDay: z.number().int().openapi({ description: "today's free messages at this holding" }),
+    freeLeft: z.number().int(),
+    credits: z.number().int(),
+    creditsPerMessage: z.number().int(),
+    holdingUsd: z
+      .string()
+      .openapi({ description: 'the holding at the oracle price, dollars and cents' }),
+    nextTier: z
+      .object({ freePerDay: z.number().int(), moreUsd: z.string() })
+      .nullable()
+      .openapi({ description: 'what the next tier gives and how much more holding it needs' }),
+    resetsAt: z.string().openapi({ format: 'date-time', description: 'the next 00:00 UTC' }),
+  })
+  .openapi('ChatAccount')
 
 const AttestBody = z
   .object({ adult: z.literal(true).openapi({ description: 'I am 18 or older' }) })
@@ -146,14 +166,17 @@ export const registerChatSessionRoutes = (app: App, deps: VenueDeps) => {
   const mePath = document(app, {
     method: 'get',
     path: '/api/chat/me',
-    summary: 'The signed-in wallet and whether it attested 18+',
+    summary: "The signed-in wallet: attestation, today's free messages, credits, the holding tier",
     security: chatSession,
-    responses: { 200: json(Me, 'the session'), ...errors({ 401: CHAT_ERRORS.signInRequired }) },
+    responses: {
+      200: json(Account, 'the account at a glance'),
+      ...errors({ 401: CHAT_ERRORS.signInRequired }),
+    },
   })
-  app.get(mePath, requireChatWallet(deps), (c) => {
+  app.get(mePath, requireChatWallet(deps), async (c) => {
     const { wallet, attested } = chatWalletOf(c)
     c.header('cache-control', 'no-store')
-    return c.json({ wallet, attested })
+    return c.json(await chatAccount(deps, wallet, attested))
   })
 
   jsonRoute(

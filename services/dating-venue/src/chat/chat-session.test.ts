@@ -68,7 +68,18 @@ describe.each(testBackends(TEST_DATABASE_URL))('the human chat session on $name'
     expect(cookie).toMatch(/Path=\//)
     const read = await me(session)
     expect(read.status).toBe(200)
-    expect(await read.json()).toEqual({ wallet: account.address.toLowerCase(), attested: false })
+    // The account at a glance: no holding, so 3 free messages, no credits, 50 the next tier at $30.
+    expect(await read.json()).toEqual({
+      wallet: account.address.toLowerCase(),
+      attested: false,
+      freePerDay: 3,
+      freeLeft: 3,
+      credits: 0,
+      creditsPerMessage: 3,
+      holdingUsd: '0.00',
+      nextTier: { freePerDay: 50, moreUsd: '30.00' },
+      resetsAt: expect.stringMatching(/T00:00:00\.000Z$/),
+    })
     // Only a hash of the secret is stored.
     const { rows } = await venue.deps.database.client.query('SELECT id_hash FROM chat_sessions')
     const secret = session.split('=')[1]!
@@ -134,7 +145,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('the human chat session on $name'
       { cookie: session, origin: new URL(venue.url).origin },
     )
     expect(attested.status).toBe(200)
-    expect(await (await me(session)).json()).toEqual({
+    expect(await (await me(session)).json()).toMatchObject({
       wallet: account.address.toLowerCase(),
       attested: true,
     })
