@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import {
   ApiError,
   type App,
@@ -12,6 +13,7 @@ import { deleteCookie, setCookie } from 'hono/cookie'
 import type { VenueDeps } from '../deps.ts'
 import { chatAccount } from './chat-account.ts'
 import { CHAT_ERRORS } from './chat-errors.ts'
+import { chatPage } from './chat-page.ts'
 import {
   attestAdult,
   CHAT_COOKIE,
@@ -79,6 +81,23 @@ export const registerChatSessionRoutes = (app: App, deps: VenueDeps) => {
     in: 'cookie',
     name: CHAT_COOKIE,
     description: 'the signed-in wallet (Sign-In with Ethereum), HttpOnly and SameSite=Strict',
+  })
+
+  const pagePath = document(app, {
+    method: 'get',
+    path: '/chat',
+    summary:
+      'The human chat page: sign in with a wallet, attest 18+, talk with the matchmaker (HTML)',
+    security: [],
+    responses: { 200: { description: 'HTML', content: { 'text/html': { schema: z.string() } } } },
+  })
+  app.get(pagePath, (c) => {
+    const nonce = randomBytes(16).toString('base64')
+    return c.html(chatPage({ nonce }), 200, {
+      'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+    })
   })
 
   jsonRoute(

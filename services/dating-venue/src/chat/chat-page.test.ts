@@ -1,0 +1,64 @@
+import { mkdirSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { Venue } from '../start.ts'
+import { type ChatStandIn, startChatStandIn } from '../testing/chat-stand-in.ts'
+import { launchTestBrowser } from '../testing/launch-test-browser.ts'
+import { startTestVenue } from '../testing.ts'
+
+const outputDir = fileURLToPath(new URL('../../../../test-output/dating-venue', import.meta.url))
+
+let venue: Venue
+let chat: ChatStandIn
+beforeAll(async () => {
+  chat = await startChatStandIn()
+  venue = await startTestVenue({ env: { MATCHMAKER_CHAT_URL: chat.url } })
+}, 60_000)
+afterAll(async () => {
+  await venue?.close()
+  await chat?.close()
+})
+
+it('in Chromium: sign in with an injected wallet, attest 18+, chat, watch the free counter fall', async () => {
+  const account = privateKeyToAccount(generatePrivateKey())
+  chat.answer({ status: 200, content: 'Start with what a slow Sunday looks like for you.' })
+  const browser = await launchTestBrowser()
+  try {
+    const page = await browser.newPage()
+    // A test EIP-1193 provider: the page asks it to sign, the test's key signs.
+    await page.exposeBinding('testSign', async (_source, hex: string) =>
+      account.signMessage({ message: { raw: hex as `0x${string}` } }),
+    )
+    await page.addInitScript((address) => {
+      ;(window as unknown as { ethereum: unknown }).ethereum = {
+        request: async ({ method, params }: { method: string; params?: unknown[] }) => {
+          if (method === 'eth_requestAccounts') return [address]
+          if (method === 'personal_sign')
+            return (window as unknown as { testSign: (hex: unknown) => Promise<string> }).testSign(
+              params![0],
+            )
+          throw new Error(`unsupported ${method}`)
+        },
+      }
+    }, account.address)
+    await page.goto(`${venue.url}/chat`)
+    await page.click('#sign-in')
+    await page.waitForSelector('#attest:not([hidden])')
+    await page.check('#adult')
+    await page.click('#confirm-adult')
+    await page.waitForSelector('#signed-in:not([hidden])')
+    expect(await page.textContent('#free-left')).toBe('3')
+    await page.fill('#message', 'How do I start my about section?')
+    await page.click('#send')
+    await page.getByText('Start with what a slow Sunday looks like for you.').waitFor()
+    await page.waitForFunction(() => document.getElementById('free-left')?.textContent === '2')
+    expect(await page.textContent('#next-tier')).toContain('50 a day with $30.00 more')
+    mkdirSync(outputDir, { recursive: true })
+    await page.screenshot({ path: `${outputDir}/chat-page.png`, fullPage: true })
+    // The session cookie is invisible to the page's script.
+    expect(await page.evaluate(() => document.cookie)).toBe('')
+  } finally {
+    await browser.close()
+  }
+})
