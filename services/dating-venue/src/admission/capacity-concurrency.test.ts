@@ -1,10 +1,10 @@
 import { postJson } from '@agents/service-kit'
 import { createTestDatabase } from '@agents/service-kit/db'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { admitPending } from './admission/admission.ts'
-import type { Venue } from './start.ts'
-import { createAgent, HEART } from './test-helpers.ts'
-import { startTestVenue, TEST_DATABASE_URL } from './testing.ts'
+import type { Venue } from '../start.ts'
+import { createAgent, HEART } from '../test-helpers.ts'
+import { startTestVenue, TEST_DATABASE_URL } from '../testing.ts'
+import { admitPending } from './admission.ts'
 
 const server = TEST_DATABASE_URL
 
