@@ -31,6 +31,11 @@ CREATE TABLE "chat_wallets" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "credit_balances" (
+	"wallet" text PRIMARY KEY NOT NULL,
+	"credits" integer NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "credit_events" (
 	"id" bigserial PRIMARY KEY NOT NULL,
 	"wallet" text NOT NULL,

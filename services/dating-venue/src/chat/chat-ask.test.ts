@@ -4,8 +4,7 @@ import { testBackends } from '@agents/service-kit/db'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { createSiweMessage } from 'viem/siwe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { creditEvents } from '../db/schema.ts'
-import { creditBalance } from '../orders/credits.ts'
+import { creditBalance, grantCredits } from '../orders/credits.ts'
 import type { Venue } from '../start.ts'
 import { createAgent } from '../test-helpers.ts'
 import { type ChatStandIn, startChatStandIn } from '../testing/chat-stand-in.ts'
@@ -95,7 +94,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('asking the matchmaker on $name',
         freeLeft: left,
       })
     }
-    await venue.deps.database.db.insert(creditEvents).values({ wallet, credits: 4, reason: 'test' })
+    await grantCredits(venue.deps.database.db, wallet, 4, 'test')
     const onCredits = await ask(cookie, 'And the seeking part?')
     expect(onCredits.json).toMatchObject({ paidWith: 'credits', credits: 1 })
     const pay = await ask(cookie, 'One more?')

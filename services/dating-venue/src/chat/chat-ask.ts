@@ -3,10 +3,10 @@ import { type PaymentReceipt, type Product, sellOnce } from '@agents/payments'
 import type { AnyTransaction } from '@agents/service-kit/db'
 import { chatMessages } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
-import { creditBalance, creditUndelivered } from '../orders/credits.ts'
+import { creditUndelivered } from '../orders/credits.ts'
 import { recordPaidOrder } from '../orders/record-paid-order.ts'
 import { storeExchange } from './chat-messages.ts'
-import { releaseMessage, reserveMessage, usedToday } from './chat-usage.ts'
+import { releaseMessage, reserveMessage } from './chat-usage.ts'
 import { holdingTier } from './free-messages.ts'
 import { answerAsMatchmaker, type MatchmakerAnswer } from './matchmaker-answer.ts'
 
@@ -127,8 +127,8 @@ export const askAsHuman = async (
       ok: true,
       ...(answered.kind === 'answer' ? { answer: answered.text } : { withheld: answered.reason }),
       paidWith: reservation.kind === 'free' ? 'free message' : 'credits',
-      freeLeft: Math.max(0, tier.messages - (await usedToday(deps.database, wallet, now))),
-      credits: await creditBalance(deps.database.db, wallet),
+      freeLeft: reservation.kind === 'free' ? Math.max(0, tier.messages - reservation.used) : 0,
+      ...(reservation.kind === 'credit' ? { credits: reservation.balance } : {}),
     },
   }
 }

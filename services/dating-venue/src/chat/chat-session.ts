@@ -113,12 +113,13 @@ export const requireChatWallet = (
     const secret = getCookie(c, CHAT_COOKIE)
     const [session] = secret
       ? await deps.database.db
-          .select({ wallet: chatSessions.wallet })
+          .select({ wallet: chatSessions.wallet, attestedAt: chatWallets.adultAttestedAt })
           .from(chatSessions)
+          .leftJoin(chatWallets, eq(chatWallets.wallet, chatSessions.wallet))
           .where(and(eq(chatSessions.idHash, hash(secret)), gt(chatSessions.expiresAt, sql`now()`)))
       : []
     if (!session || !secret) throw new ApiError(401, CHAT_ERRORS.signInRequired)
-    const attested = await isAttested(deps, session.wallet)
+    const attested = session.attestedAt !== null
     if (adult && !attested) throw new ApiError(403, CHAT_ERRORS.attestationRequired)
     wallets.set(c, { wallet: session.wallet, attested, secret })
     await next()

@@ -1,8 +1,7 @@
-import type { AnyTransaction } from '@agents/service-kit/db'
 import { and, eq, sql } from 'drizzle-orm'
 import type { VenueDatabase } from '../db/open.ts'
-import { chatUsage, creditEvents } from '../db/schema.ts'
-import { creditBalance } from '../orders/credits.ts'
+import { chatUsage } from '../db/schema.ts'
+import { grantCredits, spendCredits } from '../orders/credits.ts'
 import { utcDay } from './free-messages.ts'
 
 /**
@@ -15,7 +14,9 @@ import { utcDay } from './free-messages.ts'
 export const CREDITS_PER_MESSAGE = 3
 
 /** What paid for one message: a free one of `day`, or credits. */
-export type Reservation = { kind: 'free'; day: string } | { kind: 'credit'; credits: number }
+export type Reservation =
+  | { kind: 'free'; day: string; used: number }
+  | { kind: 'credit'; credits: number; balance: number }
 
 /**
  * Takes one message for `wallet`: a free one of today while the tier
@@ -38,21 +39,17 @@ export const reserveMessage = async (
         setWhere: sql`${chatUsage.used} < ${freePerDay}`,
       })
       .returning({ used: chatUsage.used })
-    if (taken.length > 0) return { kind: 'free', day }
+    if (taken.length > 0) return { kind: 'free', day, used: taken[0]!.used }
   }
-  return database.db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`credits:${wallet}`}))`)
-    if ((await creditBalance(tx, wallet)) < CREDITS_PER_MESSAGE) return undefined
-    await tx
-      .insert(creditEvents)
-      .values({ wallet, credits: -CREDITS_PER_MESSAGE, reason: 'chat message' })
-    return { kind: 'credit' as const, credits: CREDITS_PER_MESSAGE }
-  })
+  const balance = await spendCredits(database.db, wallet, CREDITS_PER_MESSAGE, 'chat message')
+  return balance === undefined
+    ? undefined
+    : { kind: 'credit', credits: CREDITS_PER_MESSAGE, balance }
 }
 
 /** Gives a reserved message back: the venue failed to answer (its own infrastructure). */
 export const releaseMessage = async (
-  db: AnyTransaction | VenueDatabase['db'],
+  db: VenueDatabase['db'],
   wallet: string,
   reservation: Reservation,
 ) => {
@@ -61,10 +58,7 @@ export const releaseMessage = async (
       .update(chatUsage)
       .set({ used: sql`greatest(${chatUsage.used} - 1, 0)` })
       .where(and(eq(chatUsage.wallet, wallet), eq(chatUsage.day, reservation.day)))
-  else
-    await db
-      .insert(creditEvents)
-      .values({ wallet, credits: reservation.credits, reason: 'chat message not answered' })
+  else await grantCredits(db, wallet, reservation.credits, 'chat message not answered')
 }
 
 /** Free messages `wallet` used today. */

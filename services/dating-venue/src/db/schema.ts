@@ -367,6 +367,12 @@ export const creditEvents = pgTable(
   (table) => [index('credit_events_wallet').on(table.wallet)],
 )
 
+/** Each wallet's credit balance, moved in the same transaction as its event; never below 0. */
+export const creditBalances = pgTable('credit_balances', {
+  wallet: text('wallet').primaryKey(),
+  credits: integer('credits').notNull(),
+})
+
 /** One-time Sign-In with Ethereum nonces for the human chat page; used once, then deleted. */
 export const chatNonces = pgTable('chat_nonces', {
   nonce: text('nonce').primaryKey(),
@@ -453,6 +459,7 @@ export const schema = {
   orders,
   revenue,
   creditEvents,
+  creditBalances,
   chatNonces,
   chatSessions,
   chatWallets,

@@ -1,7 +1,7 @@
 import type { AnyTransaction } from '@agents/service-kit/db'
-import { eq, sql } from 'drizzle-orm'
+import { and, eq, gte, sql } from 'drizzle-orm'
 import type { VenueDatabase } from '../db/open.ts'
-import { creditEvents } from '../db/schema.ts'
+import { creditBalances, creditEvents } from '../db/schema.ts'
 import { USDC } from './usdc.ts'
 
 /** The spec's chat credits: 25 per 1 USDC, never expiring. */
@@ -16,29 +16,79 @@ export const CREDITS_PER_USDC = 25n
 export const creditsFor = (amountAtomic: bigint) =>
   Number((amountAtomic * CREDITS_PER_USDC + USDC - 1n) / USDC)
 
+type Executor = AnyTransaction | VenueDatabase['db']
+
+const addToBalance = (db: Executor, wallet: string, credits: number) =>
+  db
+    .insert(creditBalances)
+    .values({ wallet, credits })
+    .onConflictDoUpdate({
+      target: creditBalances.wallet,
+      set: { credits: sql`${creditBalances.credits} + ${credits}` },
+    })
+
 /**
  * Credits a wallet for an order the venue took money for and could not
  * deliver: at most once per order (a second call credits nothing and says
- * so). Runs in the caller's transaction.
+ * so). The event and the balance move together: run it in a transaction
+ * (the delivery's).
  */
 export const creditUndelivered = async (
-  tx: AnyTransaction | VenueDatabase['db'],
+  tx: Executor,
   { wallet, orderId, amountAtomic }: { wallet: string; orderId: string; amountAtomic: bigint },
 ) => {
   const credits = creditsFor(amountAtomic)
+  const owner = wallet.toLowerCase()
   const inserted = await tx
     .insert(creditEvents)
-    .values({ wallet: wallet.toLowerCase(), orderId, credits, reason: 'undelivered' })
+    .values({ wallet: owner, orderId, credits, reason: 'undelivered' })
     .onConflictDoNothing({ target: creditEvents.orderId })
     .returning({ id: creditEvents.id })
+  if (inserted.length > 0) await addToBalance(tx, owner, credits)
   return { credited: inserted.length > 0, credits }
 }
 
-/** A wallet's credit balance: every credit and spend, summed. */
-export const creditBalance = async (db: AnyTransaction | VenueDatabase['db'], wallet: string) => {
+/** Adds credits with a reason (a top-up, a message given back, an operator's credit). */
+export const grantCredits = (
+  db: VenueDatabase['db'],
+  wallet: string,
+  credits: number,
+  reason: string,
+) =>
+  db.transaction(async (tx) => {
+    const owner = wallet.toLowerCase()
+    await tx.insert(creditEvents).values({ wallet: owner, credits, reason })
+    await addToBalance(tx, owner, credits)
+  })
+
+/**
+ * Spends `credits` if the wallet has them: one conditional UPDATE (parallel
+ * spends never overdraw), then its event. The balance left, or undefined
+ * when it was short.
+ */
+export const spendCredits = (
+  db: VenueDatabase['db'],
+  wallet: string,
+  credits: number,
+  reason: string,
+) =>
+  db.transaction(async (tx) => {
+    const owner = wallet.toLowerCase()
+    const spent = await tx
+      .update(creditBalances)
+      .set({ credits: sql`${creditBalances.credits} - ${credits}` })
+      .where(and(eq(creditBalances.wallet, owner), gte(creditBalances.credits, credits)))
+      .returning({ credits: creditBalances.credits })
+    if (spent.length === 0) return undefined
+    await tx.insert(creditEvents).values({ wallet: owner, credits: -credits, reason })
+    return spent[0]!.credits
+  })
+
+/** A wallet's credit balance. */
+export const creditBalance = async (db: Executor, wallet: string) => {
   const [row] = await db
-    .select({ credits: sql<number>`coalesce(sum(${creditEvents.credits}), 0)::int` })
-    .from(creditEvents)
-    .where(eq(creditEvents.wallet, wallet.toLowerCase()))
+    .select({ credits: creditBalances.credits })
+    .from(creditBalances)
+    .where(eq(creditBalances.wallet, wallet.toLowerCase()))
   return row?.credits ?? 0
 }

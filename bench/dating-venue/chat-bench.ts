@@ -1,0 +1,107 @@
+// Chat answers per second through the venue (the session cookie, the quota
+// and credits, the safety check on the message and the answer, sealing and
+// storage) with the chat stand-in answering at once, beside the stand-in
+// called directly with the same concurrency in the same run. Target: the
+// venue at least 0.5x the direct rate. PostgreSQL when TEST_DATABASE_URL is
+// set, else PGlite.
+import { createTestDatabase } from '@agents/service-kit/db'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { createSiweMessage } from 'viem/siwe'
+import { grantCredits } from '../../services/dating-venue/src/orders/credits.ts'
+import { startChatStandIn } from '../../services/dating-venue/src/testing/chat-stand-in.ts'
+import { startTestVenue } from '../../services/dating-venue/src/testing.ts'
+
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16)
+const windowMs = Number(process.env.BENCH_WINDOW_MS ?? 10_000)
+const serverUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL
+
+const chat = await startChatStandIn()
+chat.answer({ status: 200, content: 'Lead with what a slow Sunday looks like for you.' })
+const temporary = serverUrl ? await createTestDatabase(serverUrl) : undefined
+const venue = await startTestVenue({
+  databaseUrl: temporary?.url,
+  env: { MATCHMAKER_CHAT_URL: chat.url, LOG_LEVEL: 'silent' },
+})
+
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${venue.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  })
+
+/** A signed-in, attested wallet with credits for the whole run. */
+const human = async () => {
+  const account = privateKeyToAccount(generatePrivateKey())
+  const nonce = await (await post('/api/chat/session/nonce', {})).json()
+  const message = createSiweMessage({
+    domain: nonce.domain,
+    address: account.address,
+    uri: nonce.uri,
+    version: '1',
+    chainId: 8453,
+    nonce: nonce.nonce,
+    issuedAt: new Date(),
+  })
+  const signedIn = await post('/api/chat/session', {
+    message,
+    signature: await account.signMessage({ message }),
+  })
+  const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0]!
+  await post('/api/chat/attest', { adult: true }, { cookie })
+  await grantCredits(venue.deps.database.db, account.address, 10_000_000, 'bench')
+  return cookie
+}
+
+/** `concurrency` workers calling `once` for `windowMs`: answers a second. */
+const measure = async (once: (worker: number) => Promise<void>) => {
+  let done = 0
+  const until = performance.now() + windowMs
+  const started = performance.now()
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, worker) => {
+      while (performance.now() < until) {
+        await once(worker)
+        done++
+      }
+    }),
+  )
+  return done / ((performance.now() - started) / 1000)
+}
+
+const question = 'How do I write a warm about section for my dating doc?'
+const direct = async () => {
+  const response = await fetch(`${chat.url}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: question }] }),
+  })
+  await response.json()
+}
+const cookies = await Promise.all(Array.from({ length: concurrency }, () => human()))
+const throughVenue = async (worker: number) => {
+  const response = await post('/api/chat/ask', { message: question }, { cookie: cookies[worker]! })
+  const body = (await response.json()) as { answer?: string }
+  if (response.status !== 200 || !body.answer) throw new Error(`ask answered ${response.status}`)
+}
+
+try {
+  await measure(direct)
+  await measure(throughVenue)
+  const baseline = await measure(direct)
+  const venueRate = await measure(throughVenue)
+  console.log(
+    `# chat answers per second, ${concurrency} concurrent, ${windowMs / 1000} s windows, ${temporary ? 'PostgreSQL' : 'PGlite'}`,
+  )
+  console.log(`chat stand-in called directly (baseline): ${baseline.toFixed(0)} answers/s`)
+  console.log(
+    `through the venue (session, credits, safety check both ways, sealing, storage): ${venueRate.toFixed(0)} answers/s`,
+  )
+  console.log(`ratio: ${(venueRate / baseline).toFixed(2)}x (target >= 0.5x)`)
+} finally {
+  await venue.close()
+  await chat.close()
+  await temporary?.drop()
+}
+// The venue's test harness keeps a shared embeddings stand-in for the process's life.
+process.exit(0)
