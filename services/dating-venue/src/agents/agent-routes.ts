@@ -1,4 +1,4 @@
-import { ApiError, type App, errors, freeRead, json, jsonRoute } from '@agents/service-kit'
+import { ApiError, type App, errors, json, jsonRoute } from '@agents/service-kit'
 import { createRoute } from '@hono/zod-openapi'
 import { acceptCredential, optionalCredentialOf } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
@@ -58,7 +58,7 @@ export const registerAgentRoutes = (app: App, deps: VenueDeps) => {
       method: 'post',
       path: '/api/intake/agent/verify',
       summary: 'Prove control of an endpoint: signature, echo or callback',
-      ...freeRead,
+      security: SECURITY.none,
       request: { body: json(VerifyBody, 'the proof') },
       responses: {
         200: json(AgentActive, 'active (the credential on the proof that activates)'),

@@ -1,6 +1,7 @@
-import { ApiError, type App, errors, freeRead, json, jsonRoute } from '@agents/service-kit'
+import { ApiError, type App, errors, json, jsonRoute } from '@agents/service-kit'
 import { createRoute } from '@hono/zod-openapi'
 import type { VenueDeps } from '../deps.ts'
+import { SECURITY } from '../openapi.ts'
 import { submitHeartFile } from './heart-file.ts'
 import { INTAKE_ERRORS } from './intake-errors.ts'
 import {
@@ -21,7 +22,7 @@ export const registerIntakeRoutes = (app: App, deps: VenueDeps) => {
       summary: 'File a dating doc (paid: doc_submit 1.00 USDC)',
       description:
         'The adult attestation and the personal-data screen come before the 402. The paying wallet is the owner: the first payment creates it and answers its credential once.',
-      ...freeRead,
+      security: SECURITY.none,
       request: { body: json(HeartFileBody, 'the dating doc') },
       responses: {
         200: json(HeartFiled, 'filed'),

@@ -1,0 +1,89 @@
+import { testBackends } from '@agents/service-kit/db'
+import { eq } from 'drizzle-orm'
+import { describe, expect, it } from 'vitest'
+import { personas } from '../db/schema.ts'
+import type { Venue } from '../start.ts'
+import { HEART, uniqueHandle } from '../test-helpers.ts'
+import { useTestVenue } from '../testing/venue-fixtures.ts'
+import { TEST_DATABASE_URL } from '../testing.ts'
+import {
+  admitPersona,
+  holdPersona,
+  insertPersona,
+  type PersonaStatus,
+  withdrawPersona,
+} from './persona-state.ts'
+import { takeSeat } from './seats.ts'
+
+describe.each(testBackends(TEST_DATABASE_URL))('persona states on $name', ({ open }) => {
+  let venue: Venue
+  useTestVenue(open, (started) => {
+    venue = started
+  })
+
+  const values = () => ({ handle: uniqueHandle('state'), model: 'm', heart: HEART })
+  const statusOf = async (personaId: number) => {
+    const [row] = await venue.deps.database.db
+      .select({ status: personas.status, reason: personas.reason })
+      .from(personas)
+      .where(eq(personas.id, personaId))
+    return row as { status: PersonaStatus; reason: string | null }
+  }
+  const seatsUsed = async () =>
+    (
+      (await venue.deps.database.client.query('SELECT used FROM capacity')).rows[0] as {
+        used: number
+      }
+    ).used
+  const admitted = async () => {
+    const { db } = venue.deps.database
+    return db.transaction(async (tx) => {
+      const personaId = await insertPersona(tx, values(), { status: 'pending' })
+      expect(await takeSeat(tx, venue.deps.settings.capSql())).toBe(true)
+      await admitPersona(tx, personaId)
+      return personaId
+    })
+  }
+
+  it('enters pending or rejected with its reason; admits with a seat', async () => {
+    const { db } = venue.deps.database
+    const rejected = await insertPersona(db, values(), { status: 'rejected', reason: 'unsafe' })
+    expect(await statusOf(rejected)).toEqual({ status: 'rejected', reason: 'unsafe' })
+    const before = await seatsUsed()
+    const personaId = await admitted()
+    expect((await statusOf(personaId)).status).toBe('admitted')
+    expect(await seatsUsed()).toBe(before + 1)
+  })
+
+  it('holds an admitted persona (its seat back) or a pending one, nothing else', async () => {
+    const { db } = venue.deps.database
+    const personaId = await admitted()
+    const before = await seatsUsed()
+    expect(await holdPersona(db, personaId, 'reported')).toBe('admitted')
+    expect(await statusOf(personaId)).toEqual({ status: 'held', reason: 'reported' })
+    expect(await seatsUsed()).toBe(before - 1)
+    const pending = await insertPersona(db, values(), { status: 'pending' })
+    expect(await holdPersona(db, pending, 'reported')).toBe('pending')
+    expect(await seatsUsed()).toBe(before - 1)
+    expect(await holdPersona(db, personaId, 'reported')).toBeUndefined()
+  })
+
+  it('withdraws from any status with a reason; an admitted persona gives its seat back', async () => {
+    const { db } = venue.deps.database
+    const personaId = await admitted()
+    const before = await seatsUsed()
+    const withdrawn = await db.transaction((tx) =>
+      withdrawPersona(tx, personaId, 'identity check: under 18'),
+    )
+    expect(withdrawn).toBe('admitted')
+    expect(await statusOf(personaId)).toEqual({
+      status: 'withdrawn',
+      reason: 'identity check: under 18',
+    })
+    expect(await seatsUsed()).toBe(before - 1)
+    const pending = await insertPersona(db, values(), { status: 'pending' })
+    expect(await db.transaction((tx) => withdrawPersona(tx, pending, 'gone'))).toBe('pending')
+    expect(await seatsUsed()).toBe(before - 1)
+    expect(await db.transaction((tx) => withdrawPersona(tx, 2_000_000_000, 'gone'))).toBe(undefined)
+  })
+})
