@@ -25,7 +25,7 @@ export const HeartFiled = z
   .object({
     ownerId: z.number().int(),
     heartFileId: z.number().int(),
-    tier: z.string().openapi({ example: 'wallet' }),
+    tier: z.string().openapi({ example: 'agent_represented' }),
     ownerCredential: z.string().optional().openapi({
       description:
         '`vo_<ownerId>_<secret>`: only when this payment created the owner (a retry of the same request gets it again)',

@@ -24,6 +24,7 @@ export const registerReportRoutes = (app: App, deps: VenueDeps) => {
         200: json(ReportFiled, 'filed'),
         ...errors({
           400: `${REPORT_ERRORS.invalidReport} (issues; no such target)`,
+          401: `credential required: ${REPORT_ERRORS.reportingWhat} (an Authorization that is not a bearer)`,
           403: 'credential not recognised',
           413: 'body too large',
           415: 'not JSON',
