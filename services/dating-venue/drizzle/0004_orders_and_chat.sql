@@ -1,3 +1,10 @@
+CREATE TABLE "chat_drafts" (
+	"wallet" text PRIMARY KEY NOT NULL,
+	"draft" jsonb NOT NULL,
+	"skipped" jsonb NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "chat_messages" (
 	"id" bigserial PRIMARY KEY NOT NULL,
 	"speaker" text NOT NULL,

@@ -1,6 +1,7 @@
 import type { VenueDeps } from '../deps.ts'
 import { creditBalance } from '../orders/credits.ts'
 import { CREDITS_PER_MESSAGE, usedToday } from './chat-usage.ts'
+import { readDraft } from './drafts.ts'
 import { holdingTier } from './free-messages.ts'
 
 const dollars = (cents: bigint) => `${cents / 100n}.${(cents % 100n).toString().padStart(2, '0')}`
@@ -28,5 +29,6 @@ export const chatAccount = async (
       ? { freePerDay: tier.next.messages, moreUsd: dollars(tier.next.moreCents) }
       : null,
     resetsAt: midnight.toISOString(),
+    ...(await readDraft(deps.database, wallet)),
   }
 }

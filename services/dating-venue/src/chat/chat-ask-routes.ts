@@ -20,7 +20,12 @@ const Answer = z
       .string()
       .optional()
       .openapi({ description: 'why the message or the answer was withheld (counted as used)' }),
-    paidWith: z.enum(['free message', 'credits', 'payment']),
+    paidWith: z.enum(['free message', 'credits', 'payment', 'interview (free)']),
+    draft: z
+      .object({})
+      .passthrough()
+      .optional()
+      .openapi({ description: 'the dating doc drafted so far (offline interview)' }),
     freeLeft: z.number().int().optional(),
     credits: z.number().int().optional(),
     orderId: z.string().optional(),

@@ -7,8 +7,9 @@ import { creditUndelivered } from '../orders/credits.ts'
 import { recordPaidOrder } from '../orders/record-paid-order.ts'
 import { storeExchange } from './chat-messages.ts'
 import { releaseMessage, reserveMessage } from './chat-usage.ts'
+import { interviewTurn } from './drafts.ts'
 import { holdingTier } from './free-messages.ts'
-import { answerAsMatchmaker, type MatchmakerAnswer } from './matchmaker-answer.ts'
+import { answerAsMatchmaker, type MatchmakerAnswer, NO_MODEL_ANSWER } from './matchmaker-answer.ts'
 
 /** agent_ask: 0.10 USDC an answer. */
 export const ASK_PRICE = { amount: 100_000n }
@@ -71,11 +72,20 @@ const sellAnswer = (deps: VenueDeps, request: Request, order: AskOrder) =>
     requestKey: `ask:${order.speaker}:${createHash('sha256').update(order.message).digest('hex')}`,
   })
 
-/** An agent asks: every answer is paid (0.10 USDC). */
-export const askAsAgent = (
+/**
+ * An agent asks: every answer is paid (0.10 USDC). Without a chat model
+ * there is no answer to sell: 503 before any 402.
+ */
+export const askAsAgent = async (
   deps: VenueDeps,
   { endpointId, message, request }: { endpointId: number; message: string; request: Request },
-) => sellAnswer(deps, request, { speaker: `agent:${endpointId}`, message })
+) =>
+  deps.chat
+    ? sellAnswer(deps, request, { speaker: `agent:${endpointId}`, message })
+    : Response.json(
+        { error: 'the matchmaker model is not configured on this venue' },
+        { status: 503 },
+      )
 
 export type HumanAskOutcome =
   | { kind: 'answered'; status: 200; body: Record<string, unknown> }
@@ -96,6 +106,21 @@ export const askAsHuman = async (
     now = new Date(),
   }: { wallet: string; message: string; request: Request; now?: Date },
 ): Promise<HumanAskOutcome> => {
+  // No model: the matchmaker does what it can offline, the interview (free).
+  if (!deps.chat) {
+    const turn = await interviewTurn(deps.database, wallet, message)
+    await storeExchange(deps, wallet, message, turn.reply)
+    return {
+      kind: 'answered',
+      status: 200,
+      body: {
+        ok: true,
+        answer: `${turn.reply} ${NO_MODEL_ANSWER}`,
+        paidWith: 'interview (free)',
+        draft: turn.draft,
+      },
+    }
+  }
   const tier = holdingTier(await deps.holdings(wallet))
   const reservation = await reserveMessage(deps.database, {
     wallet,

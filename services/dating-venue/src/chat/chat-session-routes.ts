@@ -24,6 +24,7 @@ import {
   sessionCookie,
   signIn,
 } from './chat-session.ts'
+import { interviewTurn } from './drafts.ts'
 
 const chatSession = [{ chatSession: [] as string[] }]
 
@@ -66,8 +67,28 @@ const Account = z
       .nullable()
       .openapi({ description: 'what the next tier gives and how much more holding it needs' }),
     resetsAt: z.string().openapi({ format: 'date-time', description: 'the next 00:00 UTC' }),
+    draft: z.object({}).passthrough().openapi({ description: 'the dating doc drafted so far' }),
+    skipped: z.array(z.string()),
+    question: z
+      .string()
+      .nullable()
+      .openapi({ description: "the interview's next question; null when the draft is complete" }),
   })
   .openapi('ChatAccount')
+
+const DraftBody = z
+  .object({ answer: SafeText.trim().min(1).max(2000) })
+  .strict()
+  .openapi('ChatDraftAnswer')
+
+const DraftTurn = z
+  .object({
+    accepted: z.boolean(),
+    reply: z.string(),
+    draft: z.object({}).passthrough(),
+    complete: z.boolean(),
+  })
+  .openapi('ChatDraftTurn')
 
 const AttestBody = z
   .object({ adult: z.literal(true).openapi({ description: 'I am 18 or older' }) })
@@ -197,6 +218,33 @@ export const registerChatSessionRoutes = (app: App, deps: VenueDeps) => {
     c.header('cache-control', 'no-store')
     return c.json(await chatAccount(deps, wallet, attested))
   })
+
+  jsonRoute(
+    app,
+    createRoute({
+      method: 'post',
+      path: '/api/chat/draft',
+      summary:
+        "The interview: answer its current question; the answer joins the draft when it passes the doc's rules (free)",
+      security: chatSession,
+      request: { body: json(DraftBody, 'the answer to the current question') },
+      responses: {
+        200: json(
+          DraftTurn,
+          'accepted (the next question), or refused (why, and the question again)',
+        ),
+        ...errors({
+          400: 'invalid answer',
+          401: CHAT_ERRORS.signInRequired,
+          403: `${CHAT_ERRORS.attestationRequired}; ${CHAT_ERRORS.crossSite}`,
+          415: 'not JSON',
+        }),
+      },
+    }),
+    async (c, body) =>
+      c.json(await interviewTurn(deps.database, chatWalletOf(c).wallet, body.answer)),
+    { validationMessage: 'invalid answer', middleware: [requireChatWallet(deps, { adult: true })] },
+  )
 
   jsonRoute(
     app,

@@ -79,6 +79,9 @@ describe.each(testBackends(TEST_DATABASE_URL))('the human chat session on $name'
       holdingUsd: '0.00',
       nextTier: { freePerDay: 50, moreUsd: '30.00' },
       resetsAt: expect.stringMatching(/T00:00:00\.000Z$/),
+      draft: {},
+      skipped: [],
+      question: expect.stringMatching(/^Tell me about yourself/),
     })
     // Only a hash of the secret is stored.
     const { rows } = await venue.deps.database.client.query('SELECT id_hash FROM chat_sessions')

@@ -11,7 +11,7 @@ const SYSTEM = [
 
 /** The venue's answer when no chat model is configured (the offline interview drafts docs). */
 export const NO_MODEL_ANSWER =
-  'Coaching needs the matchmaker model, which this venue has not configured. The guided interview still drafts your dating doc field by field.'
+  '(Coaching needs the matchmaker model, which this venue has not configured; the interview drafts your doc without it.)'
 
 export type MatchmakerAnswer =
   | { kind: 'answer'; text: string }

@@ -426,6 +426,15 @@ export const chatMessages = pgTable(
   ],
 )
 
+/** A human's dating doc as the interview drafts it, until submitted. */
+export const chatDrafts = pgTable('chat_drafts', {
+  wallet: text('wallet').primaryKey(),
+  draft: jsonb('draft').notNull(),
+  /** Optional fields the human chose to leave out. */
+  skipped: jsonb('skipped').$type<string[]>().notNull(),
+  updatedAt: at('updated_at').notNull().defaultNow(),
+})
+
 /** The studio token's stored price (one row): every replica and restart keeps the slow rise. */
 export const studioPrice = pgTable('studio_price', {
   id: integer('id').primaryKey(),
@@ -466,6 +475,7 @@ export const schema = {
   chatUsage,
   chatMessages,
   studioPrice,
+  chatDrafts,
 }
 export type Schema = typeof schema
 export type OwnerRow = typeof owners.$inferSelect
