@@ -8,6 +8,7 @@ import { createPaymentLedger, type LedgerDatabase } from './ledger/ledger.ts'
 import { createMppAdapter } from './mpp/create-mpp-adapter.ts'
 import type { PaymentsDeps, PaymentsLogger } from './sell-once.ts'
 import type { X402Rail } from './types.ts'
+import { createFeePayerSource } from './x402/solana-fee-payer.ts'
 
 const EvmAddress = z
   .string()
@@ -45,6 +46,20 @@ export const PaymentsEnv = z.object({
     .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'expected a Solana address')
     .optional(),
   PAYMENTS_SOLANA_USDC: z.string().default('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'),
+  /** While the facilitator has named no Solana fee payer, how often a challenge may ask it again. */
+  PAYMENTS_SOLANA_FEE_PAYER_RETRY_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(3_600_000)
+    .default(30_000),
+  /** How often a known Solana fee payer is read again from the facilitator's `/supported`. */
+  PAYMENTS_SOLANA_FEE_PAYER_REFRESH_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .max(86_400_000)
+    .default(600_000),
   PAYMENTS_MPP_SECRET: z.string().optional(),
   PAYMENTS_MPP_REALM: z.string().default('agent-services'),
   PAYMENTS_TEMPO_RPC_URL: z.string().url().optional(),
@@ -59,7 +74,11 @@ const SOLANA_MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
 /**
  * Builds the payment deps of a paid service from its environment, at
  * start-up: x402 on Base (and Solana when a Solana payee is set) through the
- * facilitator, MPP on Tempo when a secret and an RPC URL are set. Refuses,
+ * facilitator, MPP on Tempo when a secret and an RPC URL are set. The Solana
+ * rail is offered only with the fee payer the facilitator publishes in its
+ * `GET /supported` kinds (`extra.feePayer`), asked at once in the background
+ * (`ready` resolves after that first answer) and again from the challenges
+ * (see createFeePayerSource); until then the 402 offers Base and MPP. Refuses,
  * with every problem listed, settings that cannot take payments, and in
  * production (NODE_ENV=production) the devnet, test networks and missing
  * or local facilitators.
@@ -67,7 +86,7 @@ const SOLANA_MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
 export const paymentsFromEnv = (
   env: Record<string, string | undefined>,
   { db, logger }: { db: LedgerDatabase; logger?: PaymentsLogger },
-): PaymentsDeps & { reconcileIntervalMs: number } => {
+): PaymentsDeps & { reconcileIntervalMs: number; ready: Promise<void> } => {
   const parsed = PaymentsEnv.safeParse(
     Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')),
   )
@@ -79,6 +98,7 @@ export const paymentsFromEnv = (
   const settings = parsed.data
   const production = settings.NODE_ENV === 'production'
   const rails: X402Rail[] = []
+  let solanaRail: X402Rail | undefined
   if (settings.PAYMENTS_PAY_TO) {
     rails.push({
       network: 'eip155:8453',
@@ -88,11 +108,12 @@ export const paymentsFromEnv = (
     })
   }
   if (settings.PAYMENTS_SOLANA_PAY_TO) {
-    rails.push({
+    solanaRail = {
       network: SOLANA_MAINNET,
       asset: settings.PAYMENTS_SOLANA_USDC,
       payTo: settings.PAYMENTS_SOLANA_PAY_TO,
-    })
+    }
+    rails.push(solanaRail)
   }
   const mppWanted =
     settings.PAYMENTS_MPP_SECRET !== undefined || settings.PAYMENTS_TEMPO_RPC_URL !== undefined
@@ -128,17 +149,42 @@ export const paymentsFromEnv = (
   })
 
   const timeoutMs = settings.PAYMENTS_FACILITATOR_TIMEOUT_MS
-  const deps: PaymentsDeps & { reconcileIntervalMs: number } = {
-    x402: {
-      rails,
-      facilitator: {
-        url: settings.PAYMENTS_FACILITATOR_URL!,
-        timeoutMs,
-        ...(settings.PAYMENTS_FACILITATOR_HEADERS
-          ? { headers: settings.PAYMENTS_FACILITATOR_HEADERS }
-          : {}),
+  const facilitator = {
+    url: settings.PAYMENTS_FACILITATOR_URL!,
+    timeoutMs,
+    ...(settings.PAYMENTS_FACILITATOR_HEADERS
+      ? { headers: settings.PAYMENTS_FACILITATOR_HEADERS }
+      : {}),
+  }
+  const x402: NonNullable<PaymentsDeps['x402']> = { rails, facilitator }
+  let ready = Promise.resolve()
+  if (solanaRail) {
+    // Never offer an accept the standard SVM client cannot pay: Solana goes
+    // out only with the facilitator's fee payer in `extra.feePayer`.
+    const solana = solanaRail
+    const otherRails = rails.filter((rail) => rail !== solana)
+    const feePayers = createFeePayerSource({
+      facilitator,
+      network: solana.network,
+      logger,
+      retryMs: settings.PAYMENTS_SOLANA_FEE_PAYER_RETRY_MS,
+      refreshMs: settings.PAYMENTS_SOLANA_FEE_PAYER_REFRESH_MS,
+    })
+    ready = feePayers.refresh().then(() => undefined)
+    Object.defineProperty(x402, 'rails', {
+      enumerable: true,
+      get: (): X402Rail[] => {
+        feePayers.refreshIfDue()
+        const feePayer = feePayers.current()
+        return feePayer
+          ? [...otherRails, { ...solana, extra: { ...solana.extra, feePayer } }]
+          : otherRails
       },
-    },
+    })
+  }
+  const deps: PaymentsDeps & { reconcileIntervalMs: number; ready: Promise<void> } = {
+    x402,
+    ready,
     ledger: createPaymentLedger(db),
     chain: createSettlementReader({
       baseRpcUrl: settings.PAYMENTS_BASE_RPC_URL,

@@ -15,6 +15,7 @@ import type { RequirementV2 } from './x402/requirements.ts'
 
 const PRICE = 5_000_000n // 5.00 USDC
 const SOLANA = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
+const FEE_PAYER = 'Fee1111111111111111111111111111111111111111'
 const SPLIT = '0x5000000000000000000000000000000000000005'
 
 let devnet: Devnet
@@ -36,6 +37,7 @@ beforeAll(async () => {
           network: SOLANA,
           asset: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
           payTo: 'Hub1111111111111111111111111111111111111111',
+          extra: { feePayer: FEE_PAYER },
         },
       ],
       facilitator: { url: devnet.facilitator.url, timeoutMs: 1_500 },
@@ -118,7 +120,7 @@ describe('the 402 challenge', () => {
           asset: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
           payTo: 'Hub1111111111111111111111111111111111111111',
           maxTimeoutSeconds: 300,
-          extra: {},
+          extra: { feePayer: FEE_PAYER },
         },
       ],
     })

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { z } from 'zod'
 import { PaymentReason } from '../errors.ts'
 import type { RequirementV2 } from './requirements.ts'
+import { associatedTokenAccount, readSolanaTransfer } from './solana-transaction.ts'
 
 const Authorization = z.object({
   from: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
@@ -50,7 +51,14 @@ const EXPIRY_MARGIN_SECONDS = 6n
  */
 export const checkPayment = (
   offered: RequirementV2,
-  signed: { scheme: string; network: string; amount?: string; asset?: string; payTo?: string },
+  signed: {
+    scheme: string
+    network: string
+    amount?: string
+    asset?: string
+    payTo?: string
+    extra?: unknown
+  },
   payload: Record<string, unknown>,
   nowSeconds = BigInt(Math.floor(Date.now() / 1000)),
 ): CheckedPayment => {
@@ -71,12 +79,42 @@ export const checkPayment = (
     return fail(PaymentReason.amountMismatch, `amount ${signed.amount} is not ${offered.amount}`)
 
   if (!offered.network.startsWith('eip155:')) {
-    // Non-EVM (Solana): the payload is a signed transaction; the facilitator
-    // checks its contents. Its bytes are the reference.
+    // Solana: the payload is a transaction signed by the payer, its fee payer
+    // the facilitator's key. What it moves is read from its bytes; the
+    // facilitator checks the signatures and balances. Its bytes are the reference.
     const transaction = typeof payload.transaction === 'string' ? payload.transaction : undefined
     if (!transaction) return fail(PaymentReason.malformed, 'payload.transaction missing')
+    const feePayer = offered.extra.feePayer
+    const signedFeePayer = (signed.extra as { feePayer?: unknown } | undefined)?.feePayer
+    if (signedFeePayer !== undefined && signedFeePayer !== feePayer)
+      return fail(PaymentReason.malformed, 'accepted.extra.feePayer differs from the offer')
+    const transfer = readSolanaTransfer(transaction)
+    if (typeof transfer === 'string') return fail(PaymentReason.malformed, transfer)
+    if (transfer.feePayer !== feePayer)
+      return fail(PaymentReason.malformed, "the transaction's fee payer is not the facilitator's")
+    if (transfer.mint !== offered.asset)
+      return fail(PaymentReason.assetMismatch, 'the transaction moves another token')
+    if (transfer.amount.toString() !== offered.amount)
+      return fail(
+        PaymentReason.amountMismatch,
+        `the transaction moves ${transfer.amount}, not ${offered.amount}`,
+      )
+    let destination: string
+    try {
+      destination = associatedTokenAccount(offered.payTo, offered.asset, transfer.tokenProgram)
+    } catch {
+      return fail(PaymentReason.payeeMismatch, 'the offered payee has no token account address')
+    }
+    if (transfer.destination !== destination)
+      return fail(
+        PaymentReason.payeeMismatch,
+        "the transaction pays another account than the payee's",
+      )
+    if (transfer.authority === feePayer)
+      return fail(PaymentReason.malformed, "the transaction spends the fee payer's tokens")
     return {
       ok: true,
+      payer: transfer.authority,
       reference: `x402:${offered.network}:${createHash('sha256').update(transaction).digest('hex')}`,
     }
   }

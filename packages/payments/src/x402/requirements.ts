@@ -29,12 +29,21 @@ export type RequirementV1 = {
 }
 
 /**
- * One `exact` accept per rail for this price. A per-request EVM payee
+ * A rail a standard client can pay: a Solana `exact` accept needs the
+ * facilitator's fee payer in `extra.feePayer` (the payer's transaction names
+ * it as fee payer), so a Solana rail without one is never offered.
+ */
+export const payableRail = (rail: X402Rail): boolean =>
+  !rail.network.startsWith('solana:') || typeof rail.extra?.feePayer === 'string'
+
+/**
+ * One `exact` accept per payable rail for this price. A per-request EVM payee
  * (`price.payTo`, e.g. a match's split) replaces the payee of EVM rails and
  * drops the others: a 0x address cannot be paid on Solana.
  */
 export const buildRequirementsV2 = (rails: readonly X402Rail[], price: Price): RequirementV2[] =>
   rails
+    .filter(payableRail)
     .filter(
       (rail) => !price.payTo || !isEvmAddress(price.payTo) || rail.network.startsWith('eip155:'),
     )
