@@ -5,9 +5,8 @@
 // venue at least 0.5x the direct rate. PostgreSQL when TEST_DATABASE_URL is
 // set, else PGlite.
 import { createTestDatabase } from '@agents/service-kit/db'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { createSiweMessage } from 'viem/siwe'
 import { grantCredits } from '../../services/dating-venue/src/orders/credits.ts'
+import { signInToChat } from '../../services/dating-venue/src/testing/chat-fixtures.ts'
 import { startChatStandIn } from '../../services/dating-venue/src/testing/chat-stand-in.ts'
 import { startTestVenue } from '../../services/dating-venue/src/testing.ts'
 
@@ -32,24 +31,8 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {})
 
 /** A signed-in, attested wallet with credits for the whole run. */
 const human = async () => {
-  const account = privateKeyToAccount(generatePrivateKey())
-  const nonce = await (await post('/api/chat/session/nonce', {})).json()
-  const message = createSiweMessage({
-    domain: nonce.domain,
-    address: account.address,
-    uri: nonce.uri,
-    version: '1',
-    chainId: 8453,
-    nonce: nonce.nonce,
-    issuedAt: new Date(),
-  })
-  const signedIn = await post('/api/chat/session', {
-    message,
-    signature: await account.signMessage({ message }),
-  })
-  const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0]!
-  await post('/api/chat/attest', { adult: true }, { cookie })
-  await grantCredits(venue.deps.database.db, account.address, 10_000_000, 'bench')
+  const { cookie, wallet } = await signInToChat(venue.url)
+  await grantCredits(venue.deps.database.db, wallet, 10_000_000, 'bench')
   return cookie
 }
 

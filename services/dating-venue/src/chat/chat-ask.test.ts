@@ -1,12 +1,11 @@
 import { type Devnet, startDevnet } from '@agents/devnet'
 import { PAYMENT_REQUIRED_HEADER } from '@agents/payments'
 import { testBackends } from '@agents/service-kit/db'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { createSiweMessage } from 'viem/siwe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { creditBalance, grantCredits } from '../orders/credits.ts'
 import type { Venue } from '../start.ts'
 import { createAgent } from '../test-helpers.ts'
+import { signInToChat } from '../testing/chat-fixtures.ts'
 import { type ChatStandIn, startChatStandIn } from '../testing/chat-stand-in.ts'
 import { startTestVenue, TEST_DATABASE_URL } from '../testing.ts'
 import { sweepChat } from './chat-messages.ts'
@@ -46,28 +45,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('asking the matchmaker on $name',
       json: (await response.json()) as any,
     }))
 
-  /** A signed-in (and by default attested) human: the session cookie and the wallet. */
-  const human = async ({ attest = true } = {}) => {
-    const account = privateKeyToAccount(generatePrivateKey())
-    const nonce = (await post('/api/chat/session/nonce', {})).json
-    const message = createSiweMessage({
-      domain: nonce.domain,
-      address: account.address,
-      uri: nonce.uri,
-      version: '1',
-      chainId: 8453,
-      nonce: nonce.nonce,
-      issuedAt: new Date(),
-    })
-    const response = await fetch(`${venue.url}/api/chat/session`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ message, signature: await account.signMessage({ message }) }),
-    })
-    const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0]!
-    if (attest) await post('/api/chat/attest', { adult: true }, { cookie })
-    return { cookie, wallet: account.address.toLowerCase() }
-  }
+  const human = ({ attest = true } = {}) => signInToChat(venue.url, { attest })
   const ask = (cookie: string, message: string) => post('/api/chat/ask', { message }, { cookie })
 
   it('a human: 401 signed out, 403 not attested, 400 bad messages', async () => {

@@ -1,8 +1,7 @@
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { createSiweMessage } from 'viem/siwe'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Venue } from '../start.ts'
 import { createAgent } from '../test-helpers.ts'
+import { signInToChat } from '../testing/chat-fixtures.ts'
 import { startTestVenue } from '../testing.ts'
 
 // A venue with no chat model: the matchmaker still drafts docs, through the interview.
@@ -23,27 +22,7 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {})
     json: (await response.json()) as any,
   }))
 
-const signedInAdult = async () => {
-  const account = privateKeyToAccount(generatePrivateKey())
-  const nonce = (await post('/api/chat/session/nonce', {})).json
-  const message = createSiweMessage({
-    domain: nonce.domain,
-    address: account.address,
-    uri: nonce.uri,
-    version: '1',
-    chainId: 8453,
-    nonce: nonce.nonce,
-    issuedAt: new Date(),
-  })
-  const response = await fetch(`${venue.url}/api/chat/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ message, signature: await account.signMessage({ message }) }),
-  })
-  const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0]!
-  await post('/api/chat/attest', { adult: true }, { cookie })
-  return cookie
-}
+const signedInAdult = async () => (await signInToChat(venue.url)).cookie
 
 it('without a model, asking runs the interview (free): the draft grows, contact details are refused', async () => {
   const cookie = await signedInAdult()

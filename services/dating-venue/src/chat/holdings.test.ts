@@ -1,9 +1,9 @@
 import { createServer } from 'node:http'
 import { type Devnet, startDevnet } from '@agents/devnet'
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
-import { createSiweMessage } from 'viem/siwe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Venue } from '../start.ts'
+import { signInToChat } from '../testing/chat-fixtures.ts'
 import { type ChatStandIn, startChatStandIn } from '../testing/chat-stand-in.ts'
 import { startTestVenue } from '../testing.ts'
 import { fetchUsdPrice } from './holdings.ts'
@@ -66,32 +66,15 @@ describe('the price source', () => {
 
 describe('free messages by the studio token holding', () => {
   const signIn = async (account: PrivateKeyAccount) => {
-    const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-      fetch(`${venue.url}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        body: JSON.stringify(body),
-      })
-    const nonce = await (await post('/api/chat/session/nonce', {})).json()
-    const message = createSiweMessage({
-      domain: nonce.domain,
-      address: account.address,
-      uri: nonce.uri,
-      version: '1',
-      chainId: 8453,
-      nonce: nonce.nonce,
-      issuedAt: new Date(),
-    })
-    const signedIn = await post('/api/chat/session', {
-      message,
-      signature: await account.signMessage({ message }),
-    })
-    const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0]!
-    await post('/api/chat/attest', { adult: true }, { cookie })
+    const { cookie } = await signInToChat(venue.url, { account })
     return async (text: string) =>
-      (await post('/api/chat/ask', { message: text }, { cookie })).json() as Promise<{
-        freeLeft: number
-      }>
+      (
+        await fetch(`${venue.url}/api/chat/ask`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', cookie },
+          body: JSON.stringify({ message: text }),
+        })
+      ).json() as Promise<{ freeLeft: number }>
   }
 
   it('a wallet holding $30 of the token at the stored price gets 50 a day; an empty one 3', async () => {

@@ -1,3 +1,4 @@
+import { chatCompletion } from '../matchmaking/chat-completion.ts'
 import type { ChatSettings } from '../matchmaking/chat-settings.ts'
 import type { SafetyCheck } from '../safety/index.ts'
 import { screenPersonalData } from '../safety/index.ts'
@@ -20,32 +21,15 @@ export type MatchmakerAnswer =
   /** The venue could not answer (model or safety check down): not counted. */
   | { kind: 'unavailable'; reason: string }
 
-const ask = async (chat: ChatSettings, message: string, fetchImpl: typeof fetch) => {
-  try {
-    const response = await fetchImpl(`${chat.url.replace(/\/$/, '')}/chat/completions`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(chat.apiKey ? { authorization: `Bearer ${chat.apiKey}` } : {}),
-      },
-      body: JSON.stringify({
-        model: chat.model,
-        max_tokens: 300,
-        messages: [
-          { role: 'system', content: SYSTEM },
-          { role: 'user', content: message },
-        ],
-      }),
-      signal: AbortSignal.timeout(chat.timeoutMs),
-    })
-    if (!response.ok) return undefined
-    const body = (await response.json()) as { choices?: Array<{ message?: { content?: unknown } }> }
-    const content = body.choices?.[0]?.message?.content
-    return typeof content === 'string' && content.trim() ? content.trim().slice(0, 2000) : undefined
-  } catch {
-    return undefined
-  }
-}
+const ask = (chat: ChatSettings, message: string, fetchImpl: typeof fetch) =>
+  chatCompletion(
+    chat,
+    [
+      { role: 'system', content: SYSTEM },
+      { role: 'user', content: message },
+    ],
+    { maxTokens: 300, maxChars: 2000, fetchImpl },
+  )
 
 /**
  * One answer of the matchmaker: the human's message passes the safety check

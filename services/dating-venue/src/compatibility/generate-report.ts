@@ -1,5 +1,6 @@
 import type { Heart } from '../heart/heart-schema.ts'
 import { heartProse } from '../heart/heart-schema.ts'
+import { chatCompletion } from '../matchmaking/chat-completion.ts'
 import type { ChatSettings } from '../matchmaking/chat-settings.ts'
 import type { ReportSignals } from './report-signals.ts'
 
@@ -16,36 +17,19 @@ const SYSTEM = [
  * not answer (down, timeout, error, empty): the caller re-attempts or
  * credits; it never falls back silently to a different product.
  */
-export const generateReport = async (
+export const generateReport = (
   settings: ChatSettings,
   { ownHeart, signals }: { ownHeart: Heart | string; signals: ReportSignals | undefined },
   fetchImpl: typeof fetch = fetch,
-): Promise<string | undefined> => {
-  try {
-    const response = await fetchImpl(`${settings.url.replace(/\/$/, '')}/chat/completions`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {}),
+): Promise<string | undefined> =>
+  chatCompletion(
+    settings,
+    [
+      { role: 'system', content: SYSTEM },
+      {
+        role: 'user',
+        content: `My dating doc:\n${heartProse(ownHeart)}\n\nSignals about my match (JSON):\n${JSON.stringify(signals ?? null)}`,
       },
-      body: JSON.stringify({
-        model: settings.model,
-        max_tokens: 700,
-        messages: [
-          { role: 'system', content: SYSTEM },
-          {
-            role: 'user',
-            content: `My dating doc:\n${heartProse(ownHeart)}\n\nSignals about my match (JSON):\n${JSON.stringify(signals ?? null)}`,
-          },
-        ],
-      }),
-      signal: AbortSignal.timeout(settings.timeoutMs),
-    })
-    if (!response.ok) return undefined
-    const body = (await response.json()) as { choices?: Array<{ message?: { content?: unknown } }> }
-    const content = body.choices?.[0]?.message?.content
-    return typeof content === 'string' && content.trim() ? content.trim().slice(0, 4000) : undefined
-  } catch {
-    return undefined
-  }
-}
+    ],
+    { maxTokens: 700, maxChars: 4000, fetchImpl },
+  )

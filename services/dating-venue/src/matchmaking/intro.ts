@@ -1,5 +1,6 @@
 import type { Heart } from '../heart/heart-schema.ts'
 import type { SafetyCheck } from '../safety/index.ts'
+import { chatCompletion } from './chat-completion.ts'
 import type { ChatSettings } from './chat-settings.ts'
 
 /** The line kept when no intro can be written or checked: it says nothing about either heart. */
@@ -59,41 +60,24 @@ export const composeIntro = (a: Heart | string, b: Heart | string): string => {
   return `The matchmaker noticed that ${opener}. ${question}`
 }
 
-/** Asks an OpenAI-compatible chat model for the line; any failure is undefined (the caller falls back). */
-export const generateIntro = async (
+/** Asks the configured chat model for the line; any failure is undefined (the caller falls back). */
+export const generateIntro = (
   settings: ChatSettings,
   texts: readonly [string, string],
   fetchImpl: typeof fetch = fetch,
-): Promise<string | undefined> => {
-  try {
-    const response = await fetchImpl(`${settings.url.replace(/\/$/, '')}/chat/completions`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {}),
+): Promise<string | undefined> =>
+  chatCompletion(
+    settings,
+    [
+      {
+        role: 'system',
+        content:
+          'You are the matchmaker of a text-only adult dating venue. Write one warm opening line (at most two sentences) for two people you just paired, naming what they share. Never quote their words, never include names, contact details, places or numbers.',
       },
-      body: JSON.stringify({
-        model: settings.model,
-        max_tokens: 120,
-        messages: [
-          {
-            role: 'system',
-            content:
-              'You are the matchmaker of a text-only adult dating venue. Write one warm opening line (at most two sentences) for two people you just paired, naming what they share. Never quote their words, never include names, contact details, places or numbers.',
-          },
-          { role: 'user', content: `First heart:\n${texts[0]}\n\nSecond heart:\n${texts[1]}` },
-        ],
-      }),
-      signal: AbortSignal.timeout(settings.timeoutMs),
-    })
-    if (!response.ok) return undefined
-    const body = (await response.json()) as { choices?: Array<{ message?: { content?: unknown } }> }
-    const content = body.choices?.[0]?.message?.content
-    return typeof content === 'string' && content.trim() ? content.trim().slice(0, 600) : undefined
-  } catch {
-    return undefined
-  }
-}
+      { role: 'user', content: `First heart:\n${texts[0]}\n\nSecond heart:\n${texts[1]}` },
+    ],
+    { maxTokens: 120, maxChars: 600, fetchImpl },
+  )
 
 export type IntroResult = { body: string; source: 'model' | 'venue' | 'placeholder' }
 
