@@ -1,7 +1,8 @@
 import { isUniqueViolation } from '@agents/service-kit/db'
-import { and, eq, sql } from 'drizzle-orm'
+import { and, sql } from 'drizzle-orm'
+import { bindEndpointToPersona } from '../agents/endpoint-state.ts'
 import { type Actor, ownerIdOf } from '../credentials/actors.ts'
-import { agentEndpoints, personas } from '../db/schema.ts'
+import { personas } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
 import { heartProse } from '../heart/heart-schema.ts'
 import { embedInBackground } from '../matchmaking/embed-personas.ts'
@@ -101,14 +102,11 @@ export const submitPersona = async (
   try {
     const answer = await db.transaction(async (tx): Promise<PersonaAnswer> => {
       const personaId = await insertPersona(tx, values, { status: 'pending' })
-      if (actor?.kind === 'agent') {
-        const [bound] = await tx
-          .update(agentEndpoints)
-          .set({ personaId })
-          .where(and(eq(agentEndpoints.id, actor.endpoint.id), sql`persona_id IS NULL`))
-          .returning({ id: agentEndpoints.id })
-        if (!bound) throw new EndpointAlreadyBound()
-      }
+      if (
+        actor?.kind === 'agent' &&
+        !(await bindEndpointToPersona(tx, actor.endpoint.id, personaId))
+      )
+        throw new EndpointAlreadyBound()
       if (!(await takeSeat(tx, deps.settings.capSql())))
         return {
           admitted: false,

@@ -1,5 +1,5 @@
 import type { AnyTransaction } from '@agents/service-kit/db'
-import { and, eq } from 'drizzle-orm'
+import { and, eq, isNull } from 'drizzle-orm'
 import type { VenueDatabase } from '../db/open.ts'
 import { agentEndpoints } from '../db/schema.ts'
 
@@ -39,4 +39,21 @@ export const activateEndpoint = async (
     .where(and(eq(agentEndpoints.id, endpointId), eq(agentEndpoints.status, 'pending')))
     .returning({ id: agentEndpoints.id })
   return activated.length > 0
+}
+
+/**
+ * Binds an endpoint that speaks for no persona yet to `personaId` (it then
+ * acts for it). False when it already speaks for one.
+ */
+export const bindEndpointToPersona = async (
+  db: Executor,
+  endpointId: number,
+  personaId: number,
+) => {
+  const bound = await db
+    .update(agentEndpoints)
+    .set({ personaId })
+    .where(and(eq(agentEndpoints.id, endpointId), isNull(agentEndpoints.personaId)))
+    .returning({ id: agentEndpoints.id })
+  return bound.length > 0
 }
