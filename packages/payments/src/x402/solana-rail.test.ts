@@ -11,6 +11,7 @@ import type { LedgerDatabase } from '../ledger/ledger.ts'
 import { paymentsFromEnv } from '../payments-from-env.ts'
 import type { PaymentsLogger } from '../sell-once.ts'
 import { sellTestItem } from '../testing/sell-test-item.ts'
+import { startSolanaLiteSvm } from '../testing/solana-litesvm.ts'
 import { countDeliveries, openTestShopDatabase } from '../testing/test-shop.ts'
 import { checkPayment } from './check-payment.ts'
 import type { RequirementV2 } from './requirements.ts'
@@ -365,5 +366,77 @@ describe('createFeePayerSource', () => {
     facilitator.state.supported = 'evm only'
     expect(await source.refresh()).toBeUndefined()
     expect(source.current()).toBeUndefined()
+  })
+})
+
+describe('Solana settlement (LiteSVM in process)', () => {
+  test('behavior: a whole Solana payment: the 402 names the real facilitator fee payer, the official SVM client pays, the facilitator verifies and settles on the SVM, delivered once, the payee credited', async () => {
+    const chain = await startSolanaLiteSvm({ mint: USDC_MINT })
+    const app = new Hono()
+    let shop: Awaited<ReturnType<typeof serveLocal>> | undefined
+    try {
+      const deps = paymentsFromEnv(
+        {
+          PAYMENTS_FACILITATOR_URL: chain.facilitatorUrl,
+          PAYMENTS_PAY_TO: BASE_PAY_TO,
+          PAYMENTS_SOLANA_PAY_TO: payee,
+        },
+        { db },
+      )
+      await deps.ready
+      app.post('/report', (c) =>
+        sellTestItem(deps, c.req.raw, { price: { amount: PRICE }, description: 'report' }),
+      )
+      shop = await serveLocal(app.fetch)
+      const buyer = await generateKeyPairSigner()
+      chain.fund(buyer.address, 10_000_000n)
+      chain.fund(payee, 0n)
+
+      const challenge = await fetch(`${shop.url}/report`, { method: 'POST' })
+      const paymentRequired = decodeBase64Json(
+        challenge.headers.get('payment-required')!,
+      ) as PaymentRequired
+      const solana = paymentRequired.accepts.find((accept) => accept.network === SOLANA)!
+      expect(solana.extra).toEqual({ feePayer: chain.feePayer })
+
+      const client = new x402Client().register(
+        'solana:*',
+        new ExactSvmScheme(buyer, { rpcUrl: chain.rpcUrl }),
+      )
+      client.registerPolicy((_version, accepts) =>
+        accepts.filter((accept) => accept.network === SOLANA),
+      )
+      const payload = await client.createPaymentPayload(paymentRequired)
+      const paid = await fetch(`${shop.url}/report`, {
+        method: 'POST',
+        headers: { 'payment-signature': encodeBase64Json(payload) },
+        body: JSON.stringify({ item: 'settled on the svm' }),
+      })
+      expect(paid.status).toBe(200)
+      const receipt = decodeBase64Json(paid.headers.get('payment-response')!) as {
+        success: boolean
+        transaction: string
+        network: string
+        payer: string
+      }
+      expect(receipt).toMatchObject({ success: true, network: SOLANA, payer: buyer.address })
+      expect(receipt.transaction).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/)
+      expect(chain.balance(payee)).toBe(PRICE)
+      expect(chain.balance(buyer.address)).toBe(10_000_000n - PRICE)
+      expect(await countDeliveries(db, 'settled on the svm')).toBe(1)
+
+      // The same payment again: the same answer, no second transfer.
+      const again = await fetch(`${shop.url}/report`, {
+        method: 'POST',
+        headers: { 'payment-signature': encodeBase64Json(payload) },
+        body: JSON.stringify({ item: 'settled on the svm' }),
+      })
+      expect(again.status).toBe(200)
+      expect(chain.balance(payee)).toBe(PRICE)
+      expect(await countDeliveries(db, 'settled on the svm')).toBe(1)
+    } finally {
+      await shop?.close()
+      await chain.close()
+    }
   })
 })
