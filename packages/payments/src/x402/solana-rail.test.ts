@@ -14,7 +14,7 @@ import { sellTestItem } from '../testing/sell-test-item.ts'
 import { startSolanaLiteSvm } from '../testing/solana-litesvm.ts'
 import { countDeliveries, openTestShopDatabase } from '../testing/test-shop.ts'
 import { checkPayment } from './check-payment.ts'
-import type { RequirementV2 } from './requirements.ts'
+import { buildRequirementsV2, type RequirementV2 } from './requirements.ts'
 import { createFeePayerSource } from './solana-fee-payer.ts'
 import { associatedTokenAccount, readSolanaTransfer } from './solana-transaction.ts'
 
@@ -336,6 +336,28 @@ describe('Solana rail', () => {
     const deps = paymentsFromEnv(env({ PAYMENTS_FACILITATOR_URL: closed.url }), { db })
     await deps.ready
     expect(offeredNetworks(deps)).toEqual(['eip155:8453'])
+  })
+})
+
+describe('buildRequirementsV2', () => {
+  test('errors: a Solana rail without extra.feePayer is never offered, whoever assembled the rails', () => {
+    const base = { network: 'eip155:8453' as const, asset: USDC_MINT, payTo: BASE_PAY_TO }
+    const solana = {
+      network: SOLANA as 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+      asset: USDC_MINT,
+      payTo: payee,
+    }
+    expect(buildRequirementsV2([base, solana], { amount: PRICE }).map((r) => r.network)).toEqual([
+      'eip155:8453',
+    ])
+    expect(
+      buildRequirementsV2([base, { ...solana, extra: { feePayer } }], { amount: PRICE }).map(
+        (r) => [r.network, r.extra],
+      ),
+    ).toEqual([
+      ['eip155:8453', {}],
+      [SOLANA, { feePayer }],
+    ])
   })
 })
 
