@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openVenueDatabase, type VenueDatabase } from '../db/open.ts'
 import { TEST_DATABASE_URL } from '../testing.ts'
 import { creditBalance, creditsFor, creditUndelivered } from './credits.ts'
+import { lookUpOrder } from './order-lookup.ts'
 import { challengeOrder, failOrder, findOrder, fulfilOrder, ordersByStatus } from './order-state.ts'
 import { recordRevenue, reserveOf, revenueTotals } from './revenue.ts'
 import { formatUsdc } from './usdc.ts'
@@ -142,6 +143,34 @@ describe.each(testBackends(TEST_DATABASE_URL))(
       expect(first).toEqual({ credited: true, credits: 125 })
       expect(again).toEqual({ credited: false, credits: 125 })
       expect(await creditBalance(database.db, wallet)).toBe(125)
+    })
+
+    it('the operator finds an order by id or transaction, with its revenue and credits', async () => {
+      const id = 'cr:77:0:2026-11-24'
+      await fulfilOrder(database.db, order(id), { reference: 'ref-77', transaction: '0xFEED' })
+      await recordRevenue(database.db, {
+        orderId: id,
+        kind: 'compatibility_report',
+        rail: 'x402',
+        amountAtomic: 5_000_000n,
+      })
+      await creditUndelivered(database.db, {
+        wallet: '0xAbC',
+        orderId: id,
+        amountAtomic: 5_000_000n,
+      })
+      const byTransaction = await lookUpOrder(database, { transaction: '0xfeed' })
+      expect(byTransaction).toMatchObject({
+        orderId: id,
+        status: 'fulfilled',
+        amountUsdc: '5.00',
+        receiptId: 'ref-77',
+        transaction: '0xfeed',
+        revenue: { rail: 'x402', amountUsdc: '5.00', reserveUsdc: '0.50' },
+        credited: [{ wallet: '0xabc', credits: 125, reason: 'undelivered' }],
+      })
+      expect(await lookUpOrder(database, { orderId: id })).toEqual(byTransaction)
+      expect(await lookUpOrder(database, { orderId: 'cr:0:0:1970-01-01' })).toBeUndefined()
     })
   },
 )
