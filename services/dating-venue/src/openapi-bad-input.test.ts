@@ -12,6 +12,7 @@ import {
 } from './identity/index.ts'
 import type { Venue } from './start.ts'
 import { createAgent, createOwner, HEART, uniqueHandle } from './test-helpers.ts'
+import { type ChatStandIn, startChatStandIn } from './testing/chat-stand-in.ts'
 import { startTestVenue, TEST_ADMIN_TOKEN, TEST_DATABASE_URL } from './testing.ts'
 
 describe.each(testBackends(TEST_DATABASE_URL))(
@@ -19,12 +20,14 @@ describe.each(testBackends(TEST_DATABASE_URL))(
   ({ open }) => {
     let venue: Venue
     let issuer: LocalIssuer
+    let chat: ChatStandIn
     let idp: LocalIdp
     let drop: () => Promise<void>
 
     beforeAll(async () => {
       const database = await open()
       drop = database.drop
+      chat = await startChatStandIn()
       issuer = await createLocalIssuer()
       idp = await createLocalIdp()
       venue = await startTestVenue({
@@ -36,11 +39,14 @@ describe.each(testBackends(TEST_DATABASE_URL))(
           IDP_API_KEY: idp.apiKey,
           IDP_WORKFLOW_ID: 'wf-18-plus',
           IDP_WEBHOOK_SECRET: idp.webhookSecret,
+          // A model that answers, so the matchmaker's paid routes reach their 402.
+          MATCHMAKER_CHAT_URL: chat.url,
         },
       })
     }, 60_000)
     afterAll(async () => {
       await venue?.close()
+      await chat?.close()
       await issuer?.close()
       await idp?.close()
       await drop?.()

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLocalIdp, type LocalIdp, signWebhookBody } from '../identity/index.ts'
 import type { Venue } from '../start.ts'
 import { createAgent, createOwner, HEART, uniqueHandle } from '../test-helpers.ts'
+import { signInToChat } from '../testing/chat-fixtures.ts'
 import { startTestVenue, TEST_ADMIN_TOKEN, TEST_DATABASE_URL } from '../testing.ts'
 
 const operator = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }
@@ -129,8 +130,14 @@ describe.each(testBackends(TEST_DATABASE_URL))(
         'POST /admin/actions/broker': { coupleId },
         'POST /api/premium/compatibility-report': { ownerId: owner.ownerId },
         'POST /api/featured/post': { personaId: a, board: 'seeking', body: 'Featured sail.' },
+        'POST /api/chat/session': { message: 'x', signature: `0x${'1'.repeat(130)}` },
+        'POST /api/chat/attest': { adult: true },
+        'POST /api/chat/draft': { answer: 'I sail.' },
+        'POST /api/chat/ask': { message: 'Hello matchmaker.' },
       }
-      return { owner, bearer, coupleId, bodies }
+      // The chat routes act for a signed-in wallet: its session cookie, not a bearer.
+      const chat = { cookie: (await signInToChat(venue.url)).cookie }
+      return { owner, bearer, chat, coupleId, bodies }
     }
 
     const send = (
@@ -182,7 +189,11 @@ describe.each(testBackends(TEST_DATABASE_URL))(
         const path = route.path
           .replace('{board}', 'seeking')
           .replace(/\{(id|coupleId)\}/, String(f.coupleId))
-        const headers = path.startsWith('/admin') ? operator : f.bearer
+        const headers = path.startsWith('/admin')
+          ? operator
+          : path.startsWith('/api/chat/')
+            ? f.chat
+            : f.bearer
         for (const type of NOT_JSON) {
           const response = await send(path, JSON.stringify(f.bodies[key]), type, headers)
           expect(response.status, `${key} as ${type}`).toBe(415)
