@@ -2,13 +2,16 @@
 // and credits, the safety check on the message and the answer, sealing and
 // storage) with the chat stand-in answering at once, beside the stand-in
 // called directly with the same concurrency in the same run. Target: the
-// venue at least 0.5x the direct rate. PostgreSQL when TEST_DATABASE_URL is
-// set, else PGlite.
+// venue at least 0.5x the direct rate. With PostgreSQL (TEST_DATABASE_URL)
+// the venue runs in its own process, as deployed (this process holds the
+// client and the stand-in); without it, PGlite in this process.
+import { fileURLToPath } from 'node:url'
+import { freePort, spawnService } from '@agents/payments/testing'
 import { createTestDatabase } from '@agents/service-kit/db'
 import { grantCredits } from '../../services/dating-venue/src/orders/credits.ts'
 import { signInToChat } from '../../services/dating-venue/src/testing/chat-fixtures.ts'
 import { startChatStandIn } from '../../services/dating-venue/src/testing/chat-stand-in.ts'
-import { startTestVenue } from '../../services/dating-venue/src/testing.ts'
+import { startTestVenue, testVenueEnv } from '../../services/dating-venue/src/testing.ts'
 
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16)
 const windowMs = Number(process.env.BENCH_WINDOW_MS ?? 10_000)
@@ -17,10 +20,19 @@ const serverUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL
 const chat = await startChatStandIn()
 chat.answer({ status: 200, content: 'Lead with what a slow Sunday looks like for you.' })
 const temporary = serverUrl ? await createTestDatabase(serverUrl) : undefined
-const venue = await startTestVenue({
-  databaseUrl: temporary?.url,
-  env: { MATCHMAKER_CHAT_URL: chat.url, LOG_LEVEL: 'silent' },
-})
+const env = { MATCHMAKER_CHAT_URL: chat.url, LOG_LEVEL: 'silent' }
+const inProcess = await startTestVenue({ databaseUrl: temporary?.url, env })
+// The child serves the requests; the in-process venue (same database) only grants credits.
+const child = temporary
+  ? await spawnService(
+      fileURLToPath(new URL('../../services/dating-venue/src/main.ts', import.meta.url)),
+      await testVenueEnv({
+        databaseUrl: temporary.url,
+        env: { ...env, PORT: String(await freePort()), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+      }),
+    )
+  : undefined
+const venue = { url: child?.url ?? inProcess.url, deps: inProcess.deps }
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(`${venue.url}${path}`, {
@@ -74,7 +86,7 @@ try {
   const baseline = await measure(direct)
   const venueRate = await measure(throughVenue)
   console.log(
-    `# chat answers per second, ${concurrency} concurrent, ${windowMs / 1000} s windows, ${temporary ? 'PostgreSQL' : 'PGlite'}`,
+    `# chat answers per second, ${concurrency} concurrent, ${windowMs / 1000} s windows, ${child ? 'PostgreSQL, the venue in its own process' : 'PGlite, the venue in this process'}`,
   )
   console.log(`chat stand-in called directly (baseline): ${baseline.toFixed(0)} answers/s`)
   console.log(
@@ -82,7 +94,8 @@ try {
   )
   console.log(`ratio: ${(venueRate / baseline).toFixed(2)}x (target >= 0.5x)`)
 } finally {
-  await venue.close()
+  await child?.stop()
+  await inProcess.close()
   await chat.close()
   await temporary?.drop()
 }
