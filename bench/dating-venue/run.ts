@@ -14,6 +14,7 @@ for (const script of [
   'embed.ts',
   'floor-bench.ts',
   'report-bench.ts',
+  'chat-bench.ts',
 ]) {
   process.stdout.write(`\n## ${script}\n`)
   const run = spawnSync(process.execPath, ['--import', 'tsx', `${here}${script}`], {
