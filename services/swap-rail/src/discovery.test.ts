@@ -90,7 +90,10 @@ describe('discovery', () => {
       [
         '/.well-known/jwks.json',
         '/.well-known/x402',
+        '/health',
         '/llms.txt',
+        '/mcp',
+        '/openapi.json',
         '/skill.md',
         '/v1/intents',
         '/v1/intents/{id}',
