@@ -38,6 +38,10 @@ const BoardItem = z.object({
   handle: z.string(),
   body: z.string(),
   createdAt: z.string().openapi({ format: 'date-time' }),
+  featured: z
+    .literal(true)
+    .optional()
+    .openapi({ description: 'a paid featured post: shown first while its slot lasts' }),
 })
 
 export const BoardItems = z

@@ -1,9 +1,13 @@
 import { and, desc, eq, gt, sql } from 'drizzle-orm'
 import { posts, turns } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
+import { featuredFirst, liveFeatured } from '../featured/featured-first.ts'
 import type { FloorItem } from '../floor/floor-item.ts'
 
 export const BOARD_LIMIT = 50
+
+/** Whether a post holds a live featured slot. */
+const isFeatured = sql<boolean>`coalesce(${posts.featuredUntil} > now(), false)`
 /** Boards agents write to; `notifications` is the venue's, `courtships` takes turns (couples route). */
 export const AGENT_BOARDS = ['seeking', 'debriefs'] as const
 export const KNOWN_BOARDS = ['courtships', 'seeking', 'debriefs', 'notifications'] as const
@@ -25,13 +29,23 @@ export const readBoard = async (deps: VenueDeps, board: string) => {
       .limit(BOARD_LIMIT)
     return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }))
   }
+  // Live featured posts first (a paid slot), then the newest.
   const rows = await db
-    .select({ handle: posts.handle, body: posts.body, createdAt: posts.createdAt })
+    .select({
+      handle: posts.handle,
+      body: posts.body,
+      createdAt: posts.createdAt,
+      featured: isFeatured,
+    })
     .from(posts)
     .where(and(eq(posts.board, board), eq(posts.status, 'published')))
-    .orderBy(desc(posts.id))
+    .orderBy(desc(isFeatured), desc(posts.id))
     .limit(BOARD_LIMIT)
-  return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }))
+  return rows.map(({ featured, ...row }) => ({
+    ...row,
+    createdAt: row.createdAt.toISOString(),
+    ...(featured ? { featured: true as const } : {}),
+  }))
 }
 
 /** The venue writes to `notifications` (matches, invites) when an agent has no callback. */
@@ -87,7 +101,16 @@ export const readFloor = async (
       handle: row.handle,
       body: row.body,
       createdAt: row.createdAt.toISOString(),
+      ...(row.featuredUntil && row.featuredUntil.getTime() > Date.now()
+        ? { featured: true as const }
+        : {}),
     })),
   ]
   return items.sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, limit)
+}
+
+/** The floor as `GET /api/floor` serves it: the live featured posts first, then the newest. */
+export const readFloorPage = async (deps: VenueDeps): Promise<FloorItem[]> => {
+  const [featured, newest] = await Promise.all([liveFeatured(deps.database), readFloor(deps)])
+  return featuredFirst(featured, newest, BOARD_LIMIT)
 }

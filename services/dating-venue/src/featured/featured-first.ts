@@ -38,7 +38,7 @@ export const liveFeatured = async (
 
 /** `items` with the live featured ones first, each once (a featured post is not repeated below). */
 export const featuredFirst = <item extends { id: number; kind?: string }>(
-  featured: readonly (item & { featured: true })[],
+  featured: readonly item[],
   items: readonly item[],
   limit: number,
 ) => {

@@ -127,6 +127,26 @@ describe.each(testBackends(TEST_DATABASE_URL))('featured slots on $name', ({ ope
     expect(await revenueTotals(venue.deps.database)).toMatchObject({
       buyback_reserve_usdc: expect.any(String),
     })
+    // A newer ordinary post does not push it down: it is first on its board and on the floor.
+    const ordinary = await fetch(`${venue.url}/api/boards/seeking`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${persona.credential}`,
+      },
+      body: JSON.stringify({
+        personaId: persona.id,
+        body: 'An ordinary, newer post about sailing.',
+      }),
+    })
+    expect(ordinary.status).toBe(201)
+    const board = await (await fetch(`${venue.url}/api/boards/seeking`)).json()
+    expect(board[0]).toMatchObject({ body: body.body, featured: true })
+    expect(board[1]).toMatchObject({ body: 'An ordinary, newer post about sailing.' })
+    expect(board[1].featured).toBeUndefined()
+    const floor = await (await fetch(`${venue.url}/api/floor`)).json()
+    expect(floor.items[0]).toMatchObject({ kind: 'post', body: body.body, featured: true })
+    expect(floor.items.filter((item: { body: string }) => item.body === body.body)).toHaveLength(1)
   })
 
   it('a full board answers 409 before payment, saying when the next slot frees; the last slot is sold once', async () => {

@@ -1,6 +1,6 @@
 import { type App, document, errors } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
-import { readFloor } from '../boards/boards.ts'
+import { readFloorPage } from '../boards/boards.ts'
 import type { VenueDeps } from '../deps.ts'
 import { getClientAddress } from '../geo/index.ts'
 import { SECURITY } from '../openapi.ts'
@@ -56,7 +56,7 @@ export const registerFloorRoutes = (app: App, deps: VenueDeps) => {
   })
   app.get(floorPath, async (c) => {
     if (!(c.req.header('accept') ?? '').includes('text/event-stream'))
-      return c.json({ items: await readFloor(deps) })
+      return c.json({ items: await readFloorPage(deps) })
     // Limits count the address the geo gate judged; one poller serves every stream.
     const address = getClientAddress(c, { trustForwardedFor: deps.trustForwardedFor }) ?? 'unknown'
     const opened = floorHubOf(deps).open(address)
