@@ -58,6 +58,22 @@ describe('POST /api/intake/heart-file', () => {
     expect(second.json.heartFileId).not.toBe(first.json.heartFileId)
     expect(second.json.ownerCredential).toBeUndefined()
     expect(await devnet.usdcBalance(devnet.accounts.payee)).toBe(payee + 2_000_000n)
+    // Each paid submission is a fulfilled order with its revenue and a tenth to the reserve.
+    const { rows: orders } = await venue.deps.database.client.query(
+      `SELECT o.id, o.status, o.owner_id, r.amount_atomic::text AS amount, r.reserve_atomic::text AS reserve
+         FROM orders o JOIN revenue r ON r.order_id = o.id
+         JOIN heart_files h ON 'doc_submit:' || h.payment_reference = o.id
+        WHERE h.id IN ($1, $2)`,
+      [first.json.heartFileId, second.json.heartFileId],
+    )
+    expect(orders).toHaveLength(2)
+    for (const order of orders)
+      expect(order).toMatchObject({
+        status: 'fulfilled',
+        owner_id: first.json.ownerId,
+        amount: '1000000',
+        reserve: '100000',
+      })
 
     // contactRef is sealed at rest: the plaintext is nowhere in the row.
     const { rows: stored } = await venue.deps.database.client.query(

@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm'
 import { formatCredential, newSecret } from '../credentials/credentials.ts'
 import { heartFiles, owners } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
+import { recordPaidOrder } from '../orders/record-paid-order.ts'
 import type { HeartFileBody } from './intake-schemas.ts'
 import { type PrecheckProblem, precheckHeartFile } from './precheck-heart-file.ts'
 
@@ -60,6 +61,8 @@ export const heartFilePayment = (
         paymentReference: receipt.reference,
       })
       .returning({ id: heartFiles.id })
+    // Its order (`doc_submit:<payment reference>`) and revenue, with the delivery.
+    await recordPaidOrder(tx, { kind: 'doc_submit', ownerId: owner.id }, receipt)
     return {
       ownerId: owner.id,
       heartFileId: file!.id,
