@@ -19,6 +19,7 @@ import { registerIntakeRoutes } from './intake/intake-routes.ts'
 import { venueTools } from './mcp-tools.ts'
 import { registerJwksRoute } from './notify/jwks-routes.ts'
 import { documentRoute, registerSecuritySchemes, SECURITY } from './openapi.ts'
+import { registerOrderRoutes } from './orders/order-routes.ts'
 import { registerReportRoutes } from './reports/report-routes.ts'
 
 export const SERVICE_NAME = 'dating-venue'
@@ -92,6 +93,7 @@ export const buildApp = (
   registerEscalationRoutes(app, deps)
   registerCompatibilityRoutes(app, deps)
   registerFeaturedRoutes(app, deps)
+  registerOrderRoutes(app, deps)
   registerChatSessionRoutes(app, deps)
   registerChatAskRoutes(app, deps)
   mountMcp(app, { name: SERVICE_NAME, version: API_VERSION, tools: venueTools(deps) })

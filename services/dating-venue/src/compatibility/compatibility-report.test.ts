@@ -11,7 +11,7 @@ import { findOrder } from '../orders/order-state.ts'
 import type { Venue } from '../start.ts'
 import { uniqueHandle } from '../test-helpers.ts'
 import { type ChatStandIn, startChatStandIn } from '../testing/chat-stand-in.ts'
-import { startTestVenue, TEST_DATABASE_URL } from '../testing.ts'
+import { startTestVenue, TEST_ADMIN_TOKEN, TEST_DATABASE_URL } from '../testing.ts'
 import { reportOrderId } from './compatibility-report.ts'
 
 const PATH = '/api/premium/compatibility-report'
@@ -291,5 +291,43 @@ describe.each(testBackends(TEST_DATABASE_URL))('the compatibility report on $nam
     expect(await creditBalance(venue.deps.database.db, devnet.accounts.payer2.address)).toBe(
       credits + 125,
     )
+  })
+
+  it('the operator looks an order up by id or paying transaction, and reads the totals', async () => {
+    const operator = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }
+    const get = (query: string, headers: Record<string, string> = operator) =>
+      fetch(`${venue.url}/admin/orders${query}`, { headers }).then(async (response) => ({
+        status: response.status,
+        // biome-ignore lint/suspicious/noExplicitAny: tests read the answer by path
+        json: (await response.json()) as any,
+      }))
+    const orderId = reportOrderId(them.ownerId, coupleId)
+    const byId = await get(`?orderId=${encodeURIComponent(orderId)}`)
+    expect(byId.status).toBe(200)
+    expect(byId.json).toMatchObject({
+      orderId,
+      kind: 'compatibility_report',
+      status: 'fulfilled',
+      amountUsdc: '5.00',
+      revenue: { amountUsdc: '5.00', reserveUsdc: '0.50' },
+      credited: [{ credits: 125, reason: 'undelivered' }],
+    })
+    const byTransaction = await get(`?transaction=${byId.json.transaction}`)
+    expect(byTransaction.json).toEqual(byId.json)
+    expect((await get('?orderId=cr:1:0:1970-01-01')).status).toBe(404)
+    expect((await get('')).status).toBe(400)
+    expect((await get(`?orderId=${orderId}&transaction=0x1`)).status).toBe(400)
+    expect((await get(`?orderId=${orderId}`, {})).status).toBe(401)
+    expect(
+      (await get(`?orderId=${orderId}`, { authorization: 'Bearer wrong-token-0123456789abcdef' }))
+        .status,
+    ).toBe(403)
+    const totals = await fetch(`${venue.url}/admin/orders/totals`, { headers: operator }).then(
+      (r) => r.json(),
+    )
+    expect(totals.orders_by_status.fulfilled).toBeGreaterThanOrEqual(3)
+    // doc_submit (2) + reports: each a tenth to the reserve, exactly.
+    const revenue = Number(totals.revenue_usdc)
+    expect(Number(totals.buyback_reserve_usdc)).toBeCloseTo(revenue / 10, 6)
   })
 })
