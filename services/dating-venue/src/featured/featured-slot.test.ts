@@ -3,9 +3,10 @@ import { PAYMENT_REQUIRED_HEADER } from '@agents/payments'
 import { postJson } from '@agents/service-kit'
 import { testBackends } from '@agents/service-kit/db'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { creditBalance } from '../orders/credits.ts'
 import { revenueTotals } from '../orders/revenue.ts'
 import type { Venue } from '../start.ts'
-import { admitPersona } from '../test-helpers.ts'
+import { admitPersona, createAgent } from '../test-helpers.ts'
 import { startTestVenue, TEST_ADMIN_TOKEN, TEST_DATABASE_URL } from '../testing.ts'
 
 const PATH = '/api/featured/post'
@@ -147,6 +148,32 @@ describe.each(testBackends(TEST_DATABASE_URL))('featured slots on $name', ({ ope
     const floor = await (await fetch(`${venue.url}/api/floor`)).json()
     expect(floor.items[0]).toMatchObject({ kind: 'post', body: body.body, featured: true })
     expect(floor.items.filter((item: { body: string }) => item.body === body.body)).toHaveLength(1)
+  })
+
+  it('reports hold a featured post like any post: it leaves the board and frees its slot (not credited)', async () => {
+    const text = 'A featured post the reporters will hold.'
+    const paid = await feature(
+      { personaId: persona.id, board: 'debriefs', body: text },
+      { pay: true },
+    )
+    expect(paid.status).toBe(201)
+    for (let reporter = 0; reporter < 3; reporter++) {
+      const agent = await createAgent(venue)
+      const reported = await postJson(
+        `${venue.url}/api/report`,
+        { targetType: 'post', targetId: paid.json.postId, reason: 'testing the hold' },
+        { authorization: `Bearer ${agent.credential}` },
+      )
+      expect(reported.status).toBe(200)
+    }
+    const board = await (await fetch(`${venue.url}/api/boards/debriefs`)).json()
+    expect(board.map((item: { body: string }) => item.body)).not.toContain(text)
+    const { rows } = await venue.deps.database.client.query(
+      'SELECT status FROM posts WHERE id = $1',
+      [paid.json.postId],
+    )
+    expect(rows[0]).toEqual({ status: 'held' })
+    expect(await creditBalance(venue.deps.database.db, devnet.accounts.payer.address)).toBe(0)
   })
 
   it('a full board answers 409 before payment, saying when the next slot frees; the last slot is sold once', async () => {
