@@ -4,6 +4,7 @@ import type { MiddlewareHandler } from 'hono'
 import { getCookie } from 'hono/cookie'
 import { credentialOf, requireCredential } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
+import { PaymentChallenge } from '../orders/payment-answers.ts'
 import { ASK_PATH, askAsAgent, askAsHuman } from './chat-ask.ts'
 import { CHAT_COOKIE, chatWalletOf, requireChatWallet } from './chat-session.ts'
 
@@ -65,9 +66,10 @@ export const registerChatAskRoutes = (app: App, deps: VenueDeps) => {
       request: { body: json(AskBody, 'the message') },
       responses: {
         200: json(Answer, 'the answer, or why it was withheld'),
-        402: json(
-          z.object({ error: z.string() }).passthrough(),
-          'payment required (legacy v1 body), or `payment not verified`',
+        402: json(PaymentChallenge, 'payment required, or `payment not verified` with the reason'),
+        422: json(
+          z.object({ error: z.string(), reason: z.string() }),
+          'a message to pay for that the safety check withholds: refused, nothing charged',
         ),
         502: json(
           z.object({ error: z.string(), orderId: z.string(), credited: z.number().int() }),

@@ -127,6 +127,15 @@ describe.each(testBackends(TEST_DATABASE_URL))('asking the matchmaker on $name',
     }
     const unpaid = await post('/api/chat/ask', { message: 'What makes a good opener?' }, headers)
     expect(unpaid.status).toBe(402)
+    // A message the safety check withholds is refused before any 402: nobody pays for it.
+    const withheld = await post(
+      '/api/chat/ask',
+      { message: 'Call me on 415 555 0199 tonight' },
+      headers,
+    )
+    expect(withheld.status).toBe(422)
+    expect(withheld.json.error).toBe('message withheld by the safety check: nothing was charged')
+    expect(withheld.headers.get(PAYMENT_REQUIRED_HEADER)).toBeNull()
     chat.answer({ status: 200, content: 'Ask about something they wrote they love.' })
     const before = await devnet.usdcBalance(devnet.accounts.payee)
     const paid = await devnet.x402Fetch(devnet.accounts.payer)(`${venue.url}/api/chat/ask`, {

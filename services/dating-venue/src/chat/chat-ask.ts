@@ -58,7 +58,30 @@ const answerPaid = async (
   return { answer: answered.text, orderId }
 }
 
-const sellAnswer = (deps: VenueDeps, request: Request, order: AskOrder) =>
+/**
+ * What can refuse a paid answer runs before the 402: the message itself
+ * through the safety check (withheld: 422; the check down: 503), so nobody
+ * pays for a message the matchmaker would not answer.
+ */
+const sellAnswer = async (deps: VenueDeps, request: Request, order: AskOrder) => {
+  const verdict = await deps.safety(order.message, { kind: 'post' })
+  if (verdict.unavailable)
+    return Response.json(
+      { error: 'safety check unavailable: nothing was charged; retry later' },
+      { status: 503 },
+    )
+  if (verdict.verdict !== 'allow')
+    return Response.json(
+      {
+        error: 'message withheld by the safety check: nothing was charged',
+        reason: verdict.reason,
+      },
+      { status: 422 },
+    )
+  return sellAnswerChecked(deps, request, order)
+}
+
+const sellAnswerChecked = (deps: VenueDeps, request: Request, order: AskOrder) =>
   sellOnce(deps.payments, request, {
     price: ASK_PRICE,
     resource: {

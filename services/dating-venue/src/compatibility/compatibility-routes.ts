@@ -3,6 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import { credentialOf, requireCredential } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
 import { SECURITY } from '../openapi.ts'
+import { PaymentChallenge } from '../orders/payment-answers.ts'
 import { REPORT_ERRORS } from './compatibility-errors.ts'
 import { buyCompatibilityReport, REPORT_PATH } from './compatibility-report.ts'
 
@@ -43,14 +44,6 @@ const Credited = z
   })
   .openapi('ReportCredited')
 
-const Challenge = z
-  .object({
-    x402Version: z.literal(1).optional(),
-    error: z.string(),
-    accepts: z.array(z.object({}).passthrough()).optional(),
-    reason: z.string().optional(),
-    detail: z.string().optional(),
-  })
   .openapi('PaymentChallenge', {
     description:
       'x402 v1 legacy body (plus PAYMENT-REQUIRED and WWW-Authenticate: Payment headers), or `payment not verified` with the reason',
@@ -71,7 +64,7 @@ export const registerCompatibilityRoutes = (app: App, deps: VenueDeps) => {
       request: { body: json(ReportBody, 'whose report, and on which couple') },
       responses: {
         200: json(ReportAnswer, 'the report'),
-        402: json(Challenge, 'payment required, or `payment not verified` with the reason'),
+        402: json(PaymentChallenge, 'payment required, or `payment not verified` with the reason'),
         409: json(
           z.object({ error: z.string(), orderId: z.string().optional() }).passthrough(),
           'no dating doc on file, or another payment for this order is being settled',

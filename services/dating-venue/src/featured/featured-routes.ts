@@ -3,6 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import { credentialOf, requireCredential } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
 import { SECURITY } from '../openapi.ts'
+import { PaymentChallenge } from '../orders/payment-answers.ts'
 import { FEATURED_ERRORS } from './featured-errors.ts'
 import { buyFeaturedSlot, FEATURED_PATH } from './featured-post.ts'
 
@@ -36,13 +37,6 @@ const Full = z
   })
   .openapi('FeaturedSlotsFull')
 
-const Challenge = z
-  .object({ error: z.string(), x402Version: z.literal(1).optional() })
-  .passthrough()
-  .openapi('FeaturedChallenge', {
-    description: 'the x402 v1 legacy body, or `payment not verified` with the reason',
-  })
-
 /** The paid featured slot. */
 export const registerFeaturedRoutes = (app: App, deps: VenueDeps) => {
   jsonRoute(
@@ -57,7 +51,7 @@ export const registerFeaturedRoutes = (app: App, deps: VenueDeps) => {
       request: { body: json(FeaturedBody, 'the post to feature') },
       responses: {
         201: json(Featured, 'published and featured'),
-        402: json(Challenge, 'payment required, or `payment not verified` with the reason'),
+        402: json(PaymentChallenge, 'payment required, or `payment not verified` with the reason'),
         409: json(Full, 'every slot of the board is taken (Retry-After)'),
         422: json(
           z.object({ error: z.string(), reason: z.string().optional() }),

@@ -2,15 +2,10 @@ import { ApiError, type App, errors, json, jsonRoute } from '@agents/service-kit
 import { createRoute } from '@hono/zod-openapi'
 import type { VenueDeps } from '../deps.ts'
 import { SECURITY } from '../openapi.ts'
+import { PaymentChallenge, PaymentPending } from '../orders/payment-answers.ts'
 import { submitHeartFile } from './heart-file.ts'
 import { INTAKE_ERRORS } from './intake-errors.ts'
-import {
-  AdultOnly,
-  DocSubmitChallenge,
-  HeartFileBody,
-  HeartFiled,
-  PaymentPending,
-} from './intake-schemas.ts'
+import { AdultOnly, HeartFileBody, HeartFiled } from './intake-schemas.ts'
 
 /** Filing a dating doc (paid). */
 export const registerIntakeRoutes = (app: App, deps: VenueDeps) => {
@@ -26,10 +21,7 @@ export const registerIntakeRoutes = (app: App, deps: VenueDeps) => {
       request: { body: json(HeartFileBody, 'the dating doc') },
       responses: {
         200: json(HeartFiled, 'filed'),
-        402: json(
-          DocSubmitChallenge,
-          'payment required, or `payment not verified` with the reason',
-        ),
+        402: json(PaymentChallenge, 'payment required, or `payment not verified` with the reason'),
         422: json(AdultOnly, INTAKE_ERRORS.adultOnly),
         503: json(
           PaymentPending,

@@ -36,23 +36,3 @@ export const HeartFiled = z
 export const AdultOnly = z
   .object({ error: z.string(), field: z.literal('ageAttested') })
   .openapi('HeartFileAdultOnly')
-
-export const DocSubmitChallenge = z
-  .object({
-    x402Version: z.literal(1).optional(),
-    error: z.string(),
-    accepts: z.array(z.object({}).passthrough()).optional(),
-    reason: z.string().optional(),
-    detail: z.string().optional(),
-  })
-  .openapi('DocSubmitChallenge', {
-    description:
-      'the x402 v1 legacy challenge (plus PAYMENT-REQUIRED and WWW-Authenticate: Payment headers), or `payment not verified` with the reason',
-  })
-
-export const PaymentPending = z
-  .object({ error: z.string(), reference: z.string(), retryAfterSeconds: z.number().int() })
-  .openapi('DocSubmitPending', {
-    description:
-      'the payment is being settled, or its outcome is not known yet: retry with the same payment (Retry-After)',
-  })
