@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import { proxiedPostgresUrl, startTcpFaultProxy, type TcpFaultProxy } from '@agents/devnet'
 import {
@@ -12,31 +12,104 @@ import {
   PAYER_RAILS,
   type PayerRail,
   type Purchase,
+  paymentsHealthScenario,
   spawnService,
   startFaultDevnet,
 } from '@agents/payments/testing'
 import { createTestDatabase, testBackends } from '@agents/service-kit/db'
 import { afterAll, beforeAll, describe } from 'vitest'
-import { reportOrderId } from '../compatibility/compatibility-report.ts'
-import { VENUE_CREDENTIAL_HEADER } from '../credentials/actor-middleware.ts'
-import { couples } from '../db/schema.ts'
-import type { Venue } from '../start.ts'
-import { admitPersona, createOwner, HEART } from '../test-helpers.ts'
-import { startTestVenue, TEST_DATABASE_URL, testVenueEnv } from '../testing.ts'
+import { reportOrderId } from './compatibility/compatibility-report.ts'
+import { VENUE_CREDENTIAL_HEADER } from './credentials/actor-middleware.ts'
+import { couples } from './db/schema.ts'
+import type { Venue } from './start.ts'
+import { admitPersona, createAgent, createOwner, HEART } from './test-helpers.ts'
+import { type ChatStandIn, startChatStandIn } from './testing/chat-stand-in.ts'
+import { startTestVenue, TEST_DATABASE_URL, testVenueEnv } from './testing.ts'
 
-// The venue's paid items (doc_submit has its own file, intake/doc-submit-faults.test.ts) under
-// every fault of "Paid requests deliver exactly once", on every rail and backend. The venue
-// composes reports (no chat model): the faults are the payment's.
+// Every paid item of the venue (doc_submit, compatibility_report, featured_slot, agent_ask) under
+// every fault of "Paid requests deliver exactly once", on every rail and backend, and the process
+// killed between settlement and delivery. The chat stand-in answers at once: the faults are the
+// payment's.
 // A unique marker the safety check passes: no digits (long digit runs read as phone numbers)
 // and vowels only (random consonants can spell words the profanity list holds).
 const letters = () => Array.from(randomBytes(14), (byte) => 'aeiou'[byte % 5]).join('')
-const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url))
+const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url))
 
 let faults: FaultDevnet
+let chat: ChatStandIn
 beforeAll(async () => {
   faults = await startFaultDevnet()
+  chat = await startChatStandIn()
+  chat.answer({ status: 200, content: 'Talk about what a slow Sunday looks like for each of you.' })
 }, 60_000)
-afterAll(() => faults?.stop())
+afterAll(async () => {
+  await chat?.close()
+  await faults?.stop()
+})
+
+const received = (rail: PayerRail) => {
+  const { devnet } = faults
+  return rail === 'mpp'
+    ? devnet.tempoBalance!(devnet.accounts.payee)
+    : devnet.usdcBalance(devnet.accounts.payee)
+}
+
+/** How many times the ledger delivered the payments made for `requestKey` (0 or 1). */
+const delivered = async (fixtures: Venue, requestKey: string) => {
+  const { rows } = await fixtures.deps.database.client.query(
+    `SELECT count(*)::int AS n FROM payment_ledger
+      WHERE request_key = $1 AND state = 'settled' AND fulfilment IS NOT NULL`,
+    [requestKey],
+  )
+  return (rows[0] as { n: number }).n
+}
+
+/** A doc to file, told apart by its `about` line. */
+const docPurchase = async (serviceUrl: string, fixtures: Venue): Promise<Purchase> => {
+  const marker = `I restore old sailboats, fault test ${letters()}`
+  return {
+    url: `${serviceUrl}/api/intake/heart-file`,
+    body: JSON.stringify({
+      ageAttested: true,
+      contactRef: 'signal: private-pointer-42',
+      heart: {
+        about: marker,
+        seeking: 'Someone curious who likes slow Sunday mornings.',
+        values: ['honesty'],
+        interests: ['sailing'],
+      },
+    }),
+    price: 1_000_000n,
+    deliveries: async () => {
+      const { rows } = await fixtures.deps.database.client.query(
+        `SELECT count(*)::int AS n FROM heart_files WHERE heart->>'about' = $1`,
+        [marker],
+      )
+      return (rows[0] as { n: number }).n
+    },
+    received,
+    identity: (answer) => answer.heartFileId,
+  }
+}
+
+/** One paid answer of the matchmaker for a fresh agent, told apart by its message. */
+const askPurchase = async (serviceUrl: string, fixtures: Venue): Promise<Purchase> => {
+  const agent = await createAgent(fixtures)
+  const message = `How should I open a first message, fault test ${letters()}?`
+  return {
+    url: `${serviceUrl}/api/chat/ask`,
+    body: JSON.stringify({ message }),
+    headers: { [VENUE_CREDENTIAL_HEADER]: agent.credential },
+    price: 100_000n,
+    deliveries: () =>
+      delivered(
+        fixtures,
+        `ask:agent:${agent.endpointId}:${createHash('sha256').update(message).digest('hex')}`,
+      ),
+    received,
+    identity: (answer) => [answer.orderId, answer.answer],
+  }
+}
 
 /**
  * A new order to buy: a fresh owner with a persona in a new couple (the
@@ -72,24 +145,10 @@ const reportPurchase = async (serviceUrl: string, fixtures: Venue): Promise<Purc
     // Authorization carries the MPP payment; the credential travels beside it.
     headers: { [VENUE_CREDENTIAL_HEADER]: owner.credential },
     price: 5_000_000n,
-    deliveries: async () => {
-      const { rows } = await fixtures.deps.database.client.query(
-        `SELECT count(*)::int AS n FROM payment_ledger
-          WHERE request_key = $1 AND state = 'settled' AND fulfilment IS NOT NULL`,
-        [`report:${orderId}`],
-      )
-      return (rows[0] as { n: number }).n
-    },
+    deliveries: () => delivered(fixtures, `report:${orderId}`),
     received,
     identity: (answer) => [answer.orderId, answer.receiptId, answer.report],
   }
-}
-
-const received = (rail: PayerRail) => {
-  const { devnet } = faults
-  return rail === 'mpp'
-    ? devnet.tempoBalance!(devnet.accounts.payee)
-    : devnet.usdcBalance(devnet.accounts.payee)
 }
 
 /** A featured post for a fresh persona, told apart by its text. */
@@ -115,18 +174,24 @@ const featuredPurchase = async (serviceUrl: string, fixtures: Venue): Promise<Pu
 }
 
 const ITEMS = [
+  ['doc_submit', docPurchase],
   ['compatibility_report', reportPurchase],
   ['featured_slot', featuredPurchase],
+  ['agent_ask', askPurchase],
 ] as const
 
-/** The venue environment the paid items need: boards open, room for every featured purchase. */
-const ITEM_ENV = { VENUE_OPEN: 'true', VENUE_FEATURED_SLOTS: '100' }
+/** What the paid items need: boards open, room for every featured purchase, a chat model. */
+const itemEnv = () => ({
+  VENUE_OPEN: 'true',
+  VENUE_FEATURED_SLOTS: '100',
+  MATCHMAKER_CHAT_URL: chat.url,
+})
 
 describe.each(
   testBackends(TEST_DATABASE_URL).flatMap((backend) =>
     ITEMS.map(([item, purchase]) => ({ ...backend, item, purchase })),
   ),
-)('$item exactly once on $name', ({ purchase, ...backend }) => {
+)('$item exactly once on $name', ({ item, purchase, ...backend }) => {
   let venue: Venue
   let database: TcpFaultProxy | undefined
   let drop: () => Promise<void> = async () => {}
@@ -137,7 +202,7 @@ describe.each(
     venue = await startTestVenue({
       devnet: faults.devnet,
       databaseUrl: opened.url && database ? proxiedPostgresUrl(opened.url, database) : undefined,
-      env: { ...faults.env(), ...ITEM_ENV, PAYMENTS_RECONCILE_INTERVAL_MS: '3600000' },
+      env: { ...faults.env(), ...itemEnv(), PAYMENTS_RECONCILE_INTERVAL_MS: '3600000' },
     })
   }, 60_000)
   afterAll(async () => {
@@ -155,6 +220,8 @@ describe.each(
     buy: () => purchase(venue.url, venue),
   })
 
+  // The payments block of /health, once per backend.
+  if (item === 'doc_submit') paymentsHealthScenario(target)
   for (const rail of PAYER_RAILS)
     describe(rail, () =>
       exactlyOnceScenarios(rail, target, { databaseFaults: backend.name === 'PostgreSQL' }),
@@ -174,7 +241,7 @@ describe.runIf(TEST_DATABASE_URL).each(ITEMS)(
         devnet: faults.devnet,
         env: {
           ...faults.env(),
-          ...ITEM_ENV,
+          ...itemEnv(),
           DATABASE_URL: opened.url,
           PORT: String(await freePort()),
           HOST: '127.0.0.1',
@@ -184,7 +251,7 @@ describe.runIf(TEST_DATABASE_URL).each(ITEMS)(
       observer = await startTestVenue({
         devnet: faults.devnet,
         databaseUrl: opened.url,
-        env: { ...ITEM_ENV, PAYMENTS_RECONCILE_INTERVAL_MS: '3600000' },
+        env: { ...itemEnv(), PAYMENTS_RECONCILE_INTERVAL_MS: '3600000' },
       })
     }, 60_000)
     afterAll(async () => {
