@@ -1,5 +1,6 @@
 import { type Devnet, startDevnet } from '@agents/devnet'
-import { decodeBase64Json, PAYMENT_REQUIRED_HEADER } from '@agents/payments'
+import { decodeBase64Json, PAYMENT_REQUIRED_HEADER, type RequirementV2 } from '@agents/payments'
+import { paymentSignatureHeader } from '@agents/payments/testing'
 import { postJson } from '@agents/service-kit'
 import { testBackends } from '@agents/service-kit/db'
 import type { PrivateKeyAccount } from 'viem/accounts'
@@ -183,6 +184,36 @@ describe.each(testBackends(TEST_DATABASE_URL))('the compatibility report on $nam
     ).toMatchObject({
       status: 'challenged',
       kind: 'compatibility_report',
+    })
+  })
+
+  it('a payment that fails verification: 402 payment not verified, the order failed with the reason', async () => {
+    const challenge = await buy({ ownerId: me.ownerId })
+    const required = decodeBase64Json(challenge.headers.get(PAYMENT_REQUIRED_HEADER)!) as {
+      accepts: RequirementV2[]
+    }
+    const base = required.accepts.find((accept) => accept.network === 'eip155:8453')!
+    // Signed for less than the price: refused before anything is claimed or settled.
+    const header = await paymentSignatureHeader(devnet.accounts.payer, { ...base, amount: '1' })
+    const before = await payee()
+    const refused = await fetch(`${venue.url}${PATH}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${me.credential}`,
+        'payment-signature': header,
+      },
+      body: JSON.stringify({ ownerId: me.ownerId }),
+    })
+    expect(refused.status).toBe(402)
+    const body = await refused.json()
+    expect(body).toMatchObject({ error: 'payment not verified', reason: expect.any(String) })
+    expect(await payee()).toBe(before)
+    expect(
+      await findOrder(venue.deps.database, { orderId: reportOrderId(me.ownerId, undefined) }),
+    ).toMatchObject({
+      status: 'failed',
+      failureReason: expect.stringContaining(body.reason),
     })
   })
 
