@@ -1,3 +1,4 @@
+import { seededRandom } from '@agents/service-kit'
 // Dating-venue beat benchmark: a whole match beat (load candidates from
 // PostgreSQL, hard filters, reciprocal pairing, intros through the safety
 // check, couples + seats + opening turns written, board notifications) over
@@ -24,17 +25,6 @@ const serverUrl =
   'postgres://postgres@127.0.0.1:5432/test'
 const DIMENSIONS = 512
 const CLUSTERS = 50
-
-const seededRandom = (seed: number) => {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
-  }
-}
 
 const VALUES = [
   'honesty',

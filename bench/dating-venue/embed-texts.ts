@@ -1,3 +1,5 @@
+import { seededRandom } from '@agents/service-kit'
+
 // Synthetic heart texts for the embedding bench: one to four sentences built
 // from word lists, 40 to 400 characters, from a seeded generator so every run
 // embeds the same texts (the encoder's cost grows with the number of tokens).
@@ -75,17 +77,9 @@ const PLACES = [
   'up in the hills',
 ]
 
-/** mulberry32: a small, fast, seeded generator; plenty for word picking. */
-const seeded = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-}
-
 /** `count` varied heart texts, the same ones for the same seed. */
 export const generateHeartTexts = (count: number, seed = 42): string[] => {
-  const random = seeded(seed)
+  const random = seededRandom(seed)
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!
   return Array.from({ length: count }, () => {
     const sentences = [`${pick(OPENERS)} ${pick(TRAITS)} living ${pick(PLACES)}.`]

@@ -1,3 +1,4 @@
+import { seededRandom } from '@agents/service-kit'
 // Dating-venue pairing benchmark: the matchmaker's pairing (mutual nearest
 // neighbours under the hard filters, `pairCandidates`) beside the exact
 // top-10 neighbour search alone over the same vectors (usearch
@@ -33,18 +34,6 @@ const agreementAt = (process.env.BENCH_AGREEMENT_AT ?? '10000,50000').split(',')
 const baselineQueries = Number(process.env.BENCH_BASELINE_QUERIES ?? 10_000)
 const DIMENSIONS = 512
 const CLUSTERS = 50
-
-/** Mulberry32: a small seeded generator in [0, 1). */
-const seededRandom = (seed: number) => {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
-  }
-}
 
 const makePersonas = (count: number, seed: number): PairingCandidate[] => {
   const random = seededRandom(seed)

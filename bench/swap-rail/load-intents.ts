@@ -1,5 +1,5 @@
+import { seededRandom } from '@agents/service-kit'
 import autocannon from 'autocannon'
-import { seededRandom } from './seeded-random.ts'
 
 /**
  * Files intents with autocannon for `seconds`: each request a random model,

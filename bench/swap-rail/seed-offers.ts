@@ -1,4 +1,4 @@
-import { seededRandom } from './seeded-random.ts'
+import { seededRandom } from '@agents/service-kit'
 
 /**
  * Posts `count` offers through `POST /v1/offers`, spread evenly over

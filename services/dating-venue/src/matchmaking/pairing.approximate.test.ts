@@ -1,21 +1,11 @@
+import { seededRandom } from '@agents/service-kit'
 import { expect, test } from 'vitest'
 import type { Prefs } from '../heart/heart-schema.ts'
 import { type PairingCandidate, pairApproximate, pairExact } from './pairing.ts'
 
-const mulberry32 = (seed: number) => {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
-  }
-}
-
 /** 512-d vectors around 50 centres with noise as large as the centre (same-cluster cosine ~0.5). */
 const clustered = (count: number, seed: number): PairingCandidate[] => {
-  const random = mulberry32(seed)
+  const random = seededRandom(seed)
   const gaussian = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())
   const centres = Array.from({ length: 50 }, () => Float32Array.from({ length: 512 }, gaussian))
   const genders = ['woman', 'man', 'non-binary']

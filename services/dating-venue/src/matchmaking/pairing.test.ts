@@ -1,3 +1,4 @@
+import { seededRandom } from '@agents/service-kit'
 import { expect, test } from 'vitest'
 import type { Prefs } from '../heart/heart-schema.ts'
 import {
@@ -149,7 +150,7 @@ test('behavior: exhausted lists are re-queried, so a small k changes nothing', (
 })
 
 test('behavior: deterministic; exact pairing does not depend on arrival order', () => {
-  const random = mulberry32(7)
+  const random = seededRandom(7)
   const candidates = Array.from({ length: 300 }, (_, i) => ({
     id: i + 1,
     vector: unit(Array.from({ length: 16 }, () => random() - 0.5)),
@@ -189,17 +190,6 @@ test('error: duplicate ids, mixed dimensions and non-finite components are refus
     PairingInputError,
   )
 })
-
-function mulberry32(seed: number) {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
-  }
-}
 
 function unit(values: number[]) {
   const norm = Math.hypot(...values)
