@@ -6,14 +6,8 @@
 // facilitator's time (target: at most 15 %, report generation included).
 import { randomBytes } from 'node:crypto'
 import { startDevnet } from '@agents/devnet'
-import {
-  decodeBase64Json,
-  facilitatorSettle,
-  facilitatorVerify,
-  PAYMENT_REQUIRED_HEADER,
-  type RequirementV2,
-} from '@agents/payments'
-import { paymentSignatureHeader, signAuthorization } from '@agents/payments/testing'
+import { decodeBase64Json, PAYMENT_REQUIRED_HEADER, type RequirementV2 } from '@agents/payments'
+import { paymentSignatureHeader } from '@agents/payments/testing'
 import { createTestDatabase } from '@agents/service-kit/db'
 import {
   formatCredential,
@@ -22,16 +16,11 @@ import {
 import { heartFiles, owners } from '../../services/dating-venue/src/db/schema.ts'
 import type { Venue } from '../../services/dating-venue/src/start.ts'
 import { startTestVenue } from '../../services/dating-venue/src/testing.ts'
+import { measureDirectSettlement, median, ms, percentile } from '../payments/direct-settlement.ts'
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 100)
 const warmUp = 5
 const serverUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
-}
-const median = (values: number[]) => percentile(values, 50)
-const ms = (value: number) => `${value.toFixed(2)} ms`
 
 const HEART = {
   about: 'I restore old sailboats and read too much history on rainy weekends.',
@@ -89,21 +78,8 @@ const requirementOf = async (venue: Venue): Promise<RequirementV2> => {
   return required.accepts.find((accept) => accept.network === 'eip155:8453')!
 }
 
-const measureDirect = async (requirement: RequirementV2) => {
-  const payload = await signAuthorization(devnet.accounts.payer, requirement)
-  const body = {
-    x402Version: 2,
-    paymentPayload: { x402Version: 2, accepted: requirement, payload },
-    paymentRequirements: requirement,
-  }
-  const started = performance.now()
-  const verified = await facilitatorVerify(facilitator, body)
-  const settled = await facilitatorSettle(facilitator, body)
-  const elapsed = performance.now() - started
-  if (!verified.ok || !settled.ok || !settled.value.success)
-    throw new Error('direct settlement failed')
-  return elapsed
-}
+const measureDirect = (requirement: RequirementV2) =>
+  measureDirectSettlement(facilitator, devnet.accounts.payer, requirement)
 
 const measurePaid = async (backend: Backend, requirement: RequirementV2) => {
   const { url, init } = reportRequest(backend.venue, await newOwner(backend.venue))

@@ -7,8 +7,6 @@ import { serveLocal, startDevnet } from '@agents/devnet'
 import {
   createPaymentLedger,
   createSettlementReader,
-  facilitatorSettle,
-  facilitatorVerify,
   type PaymentsDeps,
   type RequirementV2,
   sellOnce,
@@ -18,22 +16,17 @@ import {
   devnetBaseRail,
   openTestShopDatabase,
   paymentSignatureHeader,
-  signAuthorization,
   testProduct,
 } from '@agents/payments/testing'
 import { createTestDatabase } from '@agents/service-kit/db'
 import { Hono } from 'hono'
+import { measureDirectSettlement, median, ms, percentile } from './direct-settlement.ts'
 import { profileQueries } from './profile-queries.ts'
 import { timedLedger } from './timed-ledger.ts'
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 200)
 const warmUp = 5
 const serverUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
-}
-const median = (values: number[]) => percentile(values, 50)
 // BENCH_PROFILE=1: every SQL statement timed too (patches the drivers).
 const queries = process.env.BENCH_PROFILE === '1' ? profileQueries() : undefined
 
@@ -103,21 +96,7 @@ const temporary = serverUrl ? await createTestDatabase(serverUrl) : undefined
 const backends = [await startBackend('PGlite (in-process)')]
 if (temporary) backends.push(await startBackend('PostgreSQL', temporary.url))
 
-const measureDirect = async () => {
-  const payload = await signAuthorization(devnet.accounts.payer, requirement)
-  const body = {
-    x402Version: 2,
-    paymentPayload: { x402Version: 2, accepted: requirement, payload },
-    paymentRequirements: requirement,
-  }
-  const started = performance.now()
-  const verified = await facilitatorVerify(facilitator, body)
-  const settled = await facilitatorSettle(facilitator, body)
-  const elapsed = performance.now() - started
-  if (!verified.ok || !settled.ok || !settled.value.success)
-    throw new Error('direct settlement failed')
-  return elapsed
-}
+const measureDirect = () => measureDirectSettlement(facilitator, devnet.accounts.payer, requirement)
 let sold = 0
 const measurePaid = async (backend: Backend) => {
   const header = await paymentSignatureHeader(devnet.accounts.payer, requirement)
@@ -131,8 +110,6 @@ const measurePaid = async (backend: Backend) => {
   if (response.status !== 200) throw new Error(`paid request answered ${response.status}`)
   return elapsed
 }
-
-const ms = (value: number) => `${value.toFixed(2)} ms`
 
 /**
  * One phase: `count` rounds after the warm-up, each measuring every path

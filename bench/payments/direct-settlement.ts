@@ -1,0 +1,36 @@
+import { facilitatorSettle, facilitatorVerify, type RequirementV2 } from '@agents/payments'
+import { signAuthorization } from '@agents/payments/testing'
+import type { PrivateKeyAccount } from 'viem/accounts'
+
+/** The `p`th percentile of `values` (nearest rank). */
+export const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+}
+export const median = (values: number[]) => percentile(values, 50)
+export const ms = (value: number) => `${value.toFixed(2)} ms`
+
+/**
+ * The baseline of the paid-route benches: the facilitator's own verify +
+ * settle of one fresh authorization for `requirement`, timed (the signing
+ * is not).
+ */
+export const measureDirectSettlement = async (
+  facilitator: { url: string },
+  payer: PrivateKeyAccount,
+  requirement: RequirementV2,
+) => {
+  const payload = await signAuthorization(payer, requirement)
+  const body = {
+    x402Version: 2,
+    paymentPayload: { x402Version: 2, accepted: requirement, payload },
+    paymentRequirements: requirement,
+  }
+  const started = performance.now()
+  const verified = await facilitatorVerify(facilitator, body)
+  const settled = await facilitatorSettle(facilitator, body)
+  const elapsed = performance.now() - started
+  if (!verified.ok || !settled.ok || !settled.value.success)
+    throw new Error('direct settlement failed')
+  return elapsed
+}
