@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core'
+import { rowsOf } from './rows-of.ts'
 
 // biome-ignore lint/suspicious/noExplicitAny: works for any schema
 type AnyDatabase = PgDatabase<PgQueryResultHKT, any>
@@ -19,7 +20,7 @@ export const runExclusive = async <value>(
 ): Promise<{ ran: true; value: value } | { ran: false }> =>
   db.transaction(async (tx) => {
     const result = await tx.execute(sql`SELECT pg_try_advisory_xact_lock(${key}) AS locked`)
-    const [row] = (result as unknown as { rows: Array<{ locked: boolean }> }).rows
+    const [row] = rowsOf<{ locked: boolean }>(result)
     if (!row?.locked) return { ran: false as const }
     return { ran: true as const, value: await work(tx) }
   })

@@ -7,4 +7,5 @@ export {
   type SqlClient,
 } from './open-database.ts'
 export { pgArray } from './pg-array.ts'
+export { rowsOf } from './rows-of.ts'
 export { createTestDatabase, type TestBackend, testBackends } from './test-database.ts'

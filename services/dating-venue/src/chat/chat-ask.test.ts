@@ -1,6 +1,7 @@
 import { type Devnet, startDevnet } from '@agents/devnet'
 import { PAYMENT_REQUIRED_HEADER } from '@agents/payments'
-import { testBackends } from '@agents/service-kit/db'
+import { rowsOf, testBackends } from '@agents/service-kit/db'
+import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { creditBalance, grantCredits } from '../orders/credits.ts'
 import type { Venue } from '../start.ts'
@@ -83,6 +84,32 @@ describe.each(testBackends(TEST_DATABASE_URL))('asking the matchmaker on $name',
     })
     expect(pay.headers.get(PAYMENT_REQUIRED_HEADER)).not.toBeNull()
     expect(await creditBalance(venue.deps.database.db, wallet)).toBe(1)
+  })
+
+  it('parallel asks never overspend: 3 free and 2 messages of credits answer 5 of 12, the rest are 402', async () => {
+    chat.answer({ status: 200, content: 'Say what a good week looks like for you.' })
+    const { cookie, wallet } = await human()
+    await grantCredits(venue.deps.database.db, wallet, 7, 'test')
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => ask(cookie, 'What should my doc lead with?')),
+    )
+    const paidWith = answers.filter((a) => a.status === 200).map((a) => a.json.paidWith)
+    expect(paidWith.sort()).toEqual([
+      'credits',
+      'credits',
+      'free message',
+      'free message',
+      'free message',
+    ])
+    expect(answers.filter((a) => a.status === 402)).toHaveLength(7)
+    expect(await creditBalance(venue.deps.database.db, wallet)).toBe(1)
+    const [events] = rowsOf<{ total: number }>(
+      await venue.deps.database.db.execute(
+        sql`SELECT sum(credits)::int AS total FROM credit_events WHERE wallet = ${wallet.toLowerCase()}`,
+      ),
+    )
+    // Every move of the balance has its event: 7 granted, 2 x 3 spent.
+    expect(events!.total).toBe(1)
   })
 
   it('a withheld message counts; a message the venue could not answer does not', async () => {

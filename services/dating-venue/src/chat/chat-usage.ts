@@ -1,7 +1,8 @@
+import { rowsOf } from '@agents/service-kit/db'
 import { and, eq, sql } from 'drizzle-orm'
 import type { VenueDatabase } from '../db/open.ts'
 import { chatUsage } from '../db/schema.ts'
-import { grantCredits, spendCredits } from '../orders/credits.ts'
+import { grantCredits } from '../orders/credits.ts'
 import { utcDay } from './free-messages.ts'
 
 /**
@@ -19,32 +20,42 @@ export type Reservation =
   | { kind: 'credit'; credits: number; balance: number }
 
 /**
- * Takes one message for `wallet`: a free one of today while the tier
- * allows (one conditional statement, so parallel asks never overspend), else
- * credits (under the wallet's lock), else nothing (the caller asks for
- * payment).
+ * Takes one message for `wallet` in ONE statement (one round trip, one
+ * commit): a free one of today while the tier allows, else 3 credits, else
+ * nothing (the caller asks for payment). Both are conditional writes, so
+ * parallel asks never overspend: the usage row's upsert only counts below
+ * the allowance, and the balance's UPDATE re-checks `credits >= 3` after
+ * waiting for a concurrent spend. The credit event is written by the same
+ * statement, so the balance never moves without its event.
  */
 export const reserveMessage = async (
   database: VenueDatabase,
   { wallet, freePerDay, now = new Date() }: { wallet: string; freePerDay: number; now?: Date },
 ): Promise<Reservation | undefined> => {
   const day = utcDay(now)
-  if (freePerDay > 0) {
-    const taken = await database.db
-      .insert(chatUsage)
-      .values({ wallet, day, used: 1 })
-      .onConflictDoUpdate({
-        target: [chatUsage.wallet, chatUsage.day],
-        set: { used: sql`${chatUsage.used} + 1` },
-        setWhere: sql`${chatUsage.used} < ${freePerDay}`,
-      })
-      .returning({ used: chatUsage.used })
-    if (taken.length > 0) return { kind: 'free', day, used: taken[0]!.used }
-  }
-  const balance = await spendCredits(database.db, wallet, CREDITS_PER_MESSAGE, 'chat message')
-  return balance === undefined
-    ? undefined
-    : { kind: 'credit', credits: CREDITS_PER_MESSAGE, balance }
+  const owner = wallet.toLowerCase()
+  const result = await database.db.execute(sql`
+    WITH free AS (
+      INSERT INTO chat_usage (wallet, day, used)
+      SELECT ${wallet}, ${day}, 1 WHERE ${freePerDay}::int > 0
+      ON CONFLICT (wallet, day) DO UPDATE SET used = chat_usage.used + 1
+      WHERE chat_usage.used < ${freePerDay}::int
+      RETURNING used
+    ), spent AS (
+      UPDATE credit_balances SET credits = credits - ${CREDITS_PER_MESSAGE}::int
+      WHERE wallet = ${owner} AND credits >= ${CREDITS_PER_MESSAGE}::int
+        AND NOT EXISTS (SELECT 1 FROM free)
+      RETURNING credits
+    ), spent_event AS (
+      INSERT INTO credit_events (wallet, credits, reason)
+      SELECT ${owner}, ${-CREDITS_PER_MESSAGE}::int, 'chat message' FROM spent
+    )
+    SELECT (SELECT used FROM free) AS used, (SELECT credits FROM spent) AS balance`)
+  const [row] = rowsOf<{ used: number | null; balance: number | null }>(result)
+  if (row?.used != null) return { kind: 'free', day, used: row.used }
+  if (row?.balance != null)
+    return { kind: 'credit', credits: CREDITS_PER_MESSAGE, balance: row.balance }
+  return undefined
 }
 
 /** Gives a reserved message back: the venue failed to answer (its own infrastructure). */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { pgArray } from '@agents/service-kit/db'
+import { pgArray, rowsOf } from '@agents/service-kit/db'
 import { sql } from 'drizzle-orm'
 import { admitPending } from '../admission/admission.ts'
 import type { VenueDeps } from '../deps.ts'
@@ -34,8 +34,6 @@ type Candidate = {
   vector: Float32Array | undefined
   prefs: Heart['prefs']
 }
-
-const rowsOf = <row>(result: unknown) => (result as { rows: row[] }).rows
 
 /** Admitted personas with a free courtship seat, in arrival order, with their vector of the current model. */
 const loadCandidates = async (deps: VenueDeps): Promise<Candidate[]> => {

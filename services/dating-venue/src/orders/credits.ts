@@ -61,29 +61,6 @@ export const grantCredits = (
     await addToBalance(tx, owner, credits)
   })
 
-/**
- * Spends `credits` if the wallet has them: one conditional UPDATE (parallel
- * spends never overdraw), then its event. The balance left, or undefined
- * when it was short.
- */
-export const spendCredits = (
-  db: VenueDatabase['db'],
-  wallet: string,
-  credits: number,
-  reason: string,
-) =>
-  db.transaction(async (tx) => {
-    const owner = wallet.toLowerCase()
-    const spent = await tx
-      .update(creditBalances)
-      .set({ credits: sql`${creditBalances.credits} - ${credits}` })
-      .where(and(eq(creditBalances.wallet, owner), gte(creditBalances.credits, credits)))
-      .returning({ credits: creditBalances.credits })
-    if (spent.length === 0) return undefined
-    await tx.insert(creditEvents).values({ wallet: owner, credits: -credits, reason })
-    return spent[0]!.credits
-  })
-
 /** A wallet's credit balance. */
 export const creditBalance = async (db: Executor, wallet: string) => {
   const [row] = await db

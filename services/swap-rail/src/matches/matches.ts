@@ -7,6 +7,7 @@ import {
   sellOnce,
   WWW_AUTHENTICATE_HEADER,
 } from '@agents/payments'
+import { rowsOf } from '@agents/service-kit/db'
 import { and, eq, sql } from 'drizzle-orm'
 import type { Address } from 'viem'
 import { type MatchRow, matches, type OfferRow, offers } from '../db/schema.ts'
@@ -115,8 +116,6 @@ export const matchView = async (deps: SwapDeps, found: MatchWithOffer, now = new
 type MatchOrder = { matchId: string }
 type MatchFulfilment = { matchId: string; closed?: true }
 
-const rowsOf = (result: unknown) => (result as { rows: Array<Record<string, unknown>> }).rows
-
 /**
  * Paying a match, as the payment ledger sells it: the match is held for the
  * payment in the claim's transaction (so the sweep leaves it and a second
@@ -131,8 +130,8 @@ export const matchPayment = (deps: SwapDeps): Product<MatchOrder, MatchFulfilmen
       WHERE id = ${matchId} AND status = 'awaiting_payment' AND pay_by > now()
         AND (settling_reference IS NULL OR settling_reference = ${reference})
       RETURNING id`)
-    if (rowsOf(held).length === 1) return undefined
-    const [match] = rowsOf(
+    if (rowsOf<Record<string, unknown>>(held).length === 1) return undefined
+    const [match] = rowsOf<Record<string, unknown>>(
       await tx.execute(
         sql`SELECT status, pay_by <= now() AS over FROM swap_matches WHERE id = ${matchId}`,
       ),

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { rowsOf } from '@agents/service-kit/db'
 import { type SQL, sql } from 'drizzle-orm'
 import type { IntentRow, MatchRow, OfferRow } from '../db/schema.ts'
 import { intentFromRaw, matchFromRaw, offerFromRaw } from './rows.ts'
@@ -14,8 +15,6 @@ export type Windows = {
 }
 
 type Raw = Record<string, unknown>
-const rowsOf = (result: unknown) => (result as { rows: Raw[] }).rows
-
 // The three statements below each form a match in ONE SQL statement: the
 // offer's capacity is taken by a conditional UPDATE of a row locked with
 // FOR UPDATE, the intent is claimed in the same statement, and the unique
@@ -80,7 +79,7 @@ export const fileIntent = async (
     SELECT (SELECT row_to_json(filed) FROM filed) AS intent,
            (SELECT row_to_json(made) FROM made) AS match,
            (SELECT row_to_json(taken) FROM taken) AS offer`)
-  const [row] = rowsOf(result)
+  const [row] = rowsOf<Raw>(result)
   return {
     intent: intentFromRaw(row!.intent as Raw),
     match: row!.match ? matchFromRaw(row!.match as Raw) : null,
@@ -120,7 +119,7 @@ export const matchOpenIntent = async (
       RETURNING i.*
     ), made AS (${insertMatch(randomUUID(), windows, sql`FROM taken t, claimed i`)})
     SELECT (SELECT row_to_json(made) FROM made) AS match`)
-  const [row] = rowsOf(result)
+  const [row] = rowsOf<Raw>(result)
   return row?.match ? matchFromRaw(row.match as Raw) : null
 }
 
@@ -156,7 +155,7 @@ export const fillWaitingIntents = async (
         RETURNING i.*
       ), made AS (${insertMatch(randomUUID(), windows, sql`FROM taken t, claimed i`)})
       SELECT (SELECT row_to_json(made) FROM made) AS match`)
-    const [row] = rowsOf(result)
+    const [row] = rowsOf<Raw>(result)
     if (!row?.match) break
     made.push(matchFromRaw(row.match as Raw))
   }
@@ -173,5 +172,5 @@ export const matchableIntentIds = async (db: Executor, limit: number): Promise<s
         AND o.price_atomic <= i.max_price_atomic AND o.expires_at > now())
     ORDER BY i.seq
     LIMIT ${limit}::int`)
-  return rowsOf(result).map((row) => row.id as string)
+  return rowsOf<Raw>(result).map((row) => row.id as string)
 }
