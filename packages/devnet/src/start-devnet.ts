@@ -35,7 +35,8 @@ export type Devnet = {
   tempoBalance?: (address: Address) => Promise<bigint>
   x402Fetch: (account?: PrivateKeyAccount) => typeof fetch
   signV1Payment: (requirements: V1Requirements, account?: PrivateKeyAccount) => Promise<string>
-  mppFetch?: (account?: PrivateKeyAccount) => typeof fetch
+  /** Pays MPP charges: push by default, `'pull'` for a route that takes only pull. */
+  mppFetch?: (account?: PrivateKeyAccount, mode?: 'push' | 'pull') => typeof fetch
   stop: () => Promise<void>
 }
 
@@ -127,6 +128,6 @@ const tempoFields = (chain: StartTempoChainReturnType, accounts: DevnetAccounts)
     publicClient: chain.publicClient,
   },
   tempoBalance: chain.tempoBalance,
-  mppFetch: (account: PrivateKeyAccount = accounts.payer) =>
-    createMppFetch({ account, chain: chain.chain, rpcUrl: chain.rpcUrl }),
+  mppFetch: (account: PrivateKeyAccount = accounts.payer, mode: 'push' | 'pull' = 'push') =>
+    createMppFetch({ account, chain: chain.chain, rpcUrl: chain.rpcUrl, mode }),
 })

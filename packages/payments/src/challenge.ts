@@ -7,7 +7,7 @@ import {
   WWW_AUTHENTICATE_HEADER,
   X_PAYMENT_HEADER,
 } from './headers.ts'
-import type { MppAdapter } from './mpp/create-mpp-adapter.ts'
+import type { MppAdapter, MppModes } from './mpp/create-mpp-adapter.ts'
 import type { Price, Resource, X402Rail } from './types.ts'
 import {
   buildRequirementsV1,
@@ -26,6 +26,8 @@ export type ChallengeParameters = {
   resource: Resource
   /** The 402 body: the venue's legacy v1 challenge, or `{ error }` only. */
   body?: 'legacy-v1' | 'minimal'
+  /** How MPP may pay this route; the adapter's default (push) when absent. */
+  mppModes?: MppModes
 }
 
 export type PaymentChallenge = {
@@ -43,7 +45,7 @@ export type PaymentChallenge = {
 export const paymentChallenge = (
   { x402, mpp }: ChallengeDeps,
   request: Request,
-  { price, resource, body = 'minimal' }: ChallengeParameters,
+  { price, resource, body = 'minimal', mppModes }: ChallengeParameters,
 ): PaymentChallenge => {
   const offered = x402 ? buildRequirementsV2(x402.rails, price) : []
   const offeredV1 = buildRequirementsV1(offered, resource)
@@ -65,7 +67,8 @@ export const paymentChallenge = (
         }),
       )
     }
-    if (mpp) headers.set(WWW_AUTHENTICATE_HEADER, await mpp.challenge(request, price, resource))
+    if (mpp)
+      headers.set(WWW_AUTHENTICATE_HEADER, await mpp.challenge(request, price, resource, mppModes))
     const payload = refusal
       ? { error: 'payment not verified', reason: refusal.reason, detail: refusal.detail }
       : body === 'legacy-v1'

@@ -48,6 +48,7 @@ export {
   createMppAdapter,
   type MppAdapter,
   type MppAttempt,
+  type MppModes,
   type MppSettings,
 } from './mpp/create-mpp-adapter.ts'
 export { PaymentsEnv, paymentsFromEnv } from './payments-from-env.ts'
@@ -62,6 +63,11 @@ export {
   sellOnce,
 } from './sell-once.ts'
 export type { Network, PaymentReceipt, Price, Resource, X402Rail } from './types.ts'
+export {
+  PaymentRequiredSchema,
+  RequirementV1Schema,
+  RequirementV2Schema,
+} from './x402/requirement-schemas.ts'
 export {
   buildRequirementsV1,
   buildRequirementsV2,

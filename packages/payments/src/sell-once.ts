@@ -13,7 +13,7 @@ import {
 } from './headers.ts'
 import type { LedgerTx, PaymentLedger } from './ledger/ledger.ts'
 import type { LedgerRow } from './ledger/ledger-table.ts'
-import type { MppAdapter, MppAttempt } from './mpp/create-mpp-adapter.ts'
+import type { MppAdapter, MppAttempt, MppModes } from './mpp/create-mpp-adapter.ts'
 import type { SettleOutcome } from './settle-outcome.ts'
 import type { PaymentReceipt, Price, Resource, X402Rail } from './types.ts'
 import { readX402Payment, settleX402, verifyX402, type X402Attempt } from './x402/x402-attempt.ts'
@@ -71,6 +71,16 @@ export type SellParameters<order, fulfilment> = {
   order: order
   /** What the payment is for (a match id, a hash of the request body): a retry must present the same. */
   requestKey: string
+  /** How MPP may pay this route (e.g. `['pull']`); the adapter's default (push) when absent. */
+  mppModes?: MppModes
+  /**
+   * Checks the paying wallet before anything is recorded or moved; a Response
+   * refuses the payment. Only meaningful where the payer's own signature is
+   * what gets settled: x402 (the EIP-3009 `from`, its signature checked by
+   * the facilitator) and MPP pull (the signer recovered from the transaction).
+   * An MPP push payer is only the credential's claim, and has paid already.
+   */
+  payer?: (payer: string) => Response | undefined
 }
 
 type Attempt = X402Attempt | MppAttempt
@@ -96,9 +106,11 @@ export const sellOnce = async <order, fulfilment>(
   params: SellParameters<order, fulfilment>,
 ): Promise<Response> => {
   const challenge = paymentChallenge(deps, request, params)
-  const read = readPayment(deps, request, params.price, challenge)
+  const read = readPayment(deps, request, params, challenge)
   if (!read) return challenge.respond()
   if (!read.ok) return challenge.respond(read)
+  const refusedPayer = params.payer?.(read.attempt.payer)
+  if (refusedPayer) return refusedPayer
   const sale: Sale = {
     deps,
     request,
@@ -148,7 +160,7 @@ export const sellOnce = async <order, fulfilment>(
     const outcome =
       attempt.rail === 'x402'
         ? await settleX402(deps.x402!.facilitator, attempt)
-        : await deps.mpp!.settle(request, params.price, params.resource)
+        : await deps.mpp!.settle(request, params.price, params.resource, params.mppModes)
     return await afterSettle(sale, outcome, claim.settleAttempts)
   } catch (error) {
     // The database or the chain failed mid-way: the ledger row keeps what is
@@ -230,7 +242,7 @@ const settleAndDeliver = async (sale: Sale, previousAttempts: number): Promise<R
   const outcome =
     attempt.rail === 'x402'
       ? await settleX402(deps.x402!.facilitator, attempt)
-      : await deps.mpp!.settle(request, params.price, params.resource)
+      : await deps.mpp!.settle(request, params.price, params.resource, params.mppModes)
   return afterSettle(sale, outcome, previousAttempts + 1)
 }
 
@@ -374,7 +386,7 @@ export const receiptHeader = (receipt: PaymentReceipt): [string, string] => {
 const readPayment = (
   deps: PaymentsDeps,
   request: Request,
-  price: Price,
+  { price, mppModes }: { price: Price; mppModes?: MppModes | undefined },
   challenge: PaymentChallenge,
 ) => {
   const signature = request.headers.get(PAYMENT_SIGNATURE_HEADER)
@@ -387,7 +399,7 @@ const readPayment = (
       offeredV1: challenge.offeredV1,
     })
   if (request.headers.get('authorization')?.startsWith('Payment ') && deps.mpp)
-    return deps.mpp.read(request, price)
+    return deps.mpp.read(request, price, mppModes)
   return undefined
 }
 

@@ -30,7 +30,7 @@ export type StartTempoChainReturnType = {
 }
 
 /**
- * An anvil running Tempo (chain 4217) where MPP `tempo.charge` push payments settle.
+ * An anvil running Tempo (chain 4217) where MPP `tempo.charge` payments settle, push and pull.
  *
  * @example
  * const tempo = await startTempoChain()
@@ -49,6 +49,11 @@ export const startTempoChain = async (): Promise<StartTempoChainReturnType> => {
   })
   const chain = defineTempoDevnet(anvil.rpcUrl)
   const publicClient = createPublicClient({ chain, transport: http(anvil.rpcUrl) })
+  // Anvil's Tempo genesis is stamped 1 (1970). MPP pull transactions carry a validity window
+  // in wall-clock time, and the server simulates them at `latest` before broadcasting: against
+  // the genesis block that simulation fails ("transaction not valid yet"). One mined block
+  // carries today's time, and pull payments settle.
+  await publicClient.request({ method: 'evm_mine' as never, params: [] as never })
   return {
     rpcUrl: anvil.rpcUrl,
     chainId: TEMPO_CHAIN_ID,

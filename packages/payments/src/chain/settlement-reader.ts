@@ -21,11 +21,17 @@ export type X402Proof = {
   version: 1 | 2
 }
 
-/** What the chain is asked about an MPP push payment: the payer's own transaction. */
+/** What the chain is asked about an MPP payment: the payer's own transaction. */
 export type MppProof = {
   rail: 'mpp'
   chainId: number
   hash: Hex
+  /**
+   * Pull mode: the payer-signed transaction this server broadcasts. When its
+   * broadcast's outcome was lost, it is sent again: the chain executes a
+   * signed transaction at most once (same hash), so money cannot move twice.
+   */
+  signed?: Hex
   currency: Address
   /** Every recipient of the charge with its share (the payee and any splits), atomic units. */
   transfers: Array<{ to: Address; amount: string }>
@@ -63,9 +69,10 @@ export type SettlementReaderSettings = {
 }
 
 /**
- * Read-only answers from the chain about payments whose settle answer was
- * lost: USDC's `authorizationState(from, nonce)` (EIP-3009) on Base, the
- * transaction receipt on Tempo. No key, no writes.
+ * Answers from the chain about payments whose settle answer was lost:
+ * USDC's `authorizationState(from, nonce)` (EIP-3009) on Base, the
+ * transaction receipt on Tempo. No key; the only write is re-sending a pull
+ * payment's payer-signed transaction (see MppProof.signed).
  */
 export const createSettlementReader = ({
   baseRpcUrl,
@@ -95,12 +102,21 @@ export const createSettlementReader = ({
   const readMpp = async (proof: MppProof, createdAt: Date): Promise<ChainAnswer> => {
     if (!tempoClient || tempo?.chainId !== proof.chainId)
       throw new Error(`no RPC configured for Tempo chain ${proof.chainId}`)
-    const receipt = await tempoClient
-      .getTransactionReceipt({ hash: proof.hash })
-      .catch((error: Error) => {
+    const readReceipt = () =>
+      tempoClient.getTransactionReceipt({ hash: proof.hash }).catch((error: Error) => {
         if (error.name === 'TransactionReceiptNotFoundError') return undefined
         throw error
       })
+    let receipt = await readReceipt()
+    if (!receipt && proof.signed) {
+      // A pull payment whose broadcast may never have arrived: send the payer's
+      // transaction again (a refusal, e.g. already known or expired, changes nothing).
+      const sent = await tempoClient
+        .request({ method: 'eth_sendRawTransaction', params: [proof.signed] })
+        .then(() => true)
+        .catch(() => false)
+      if (sent) receipt = await readReceipt()
+    }
     if (!receipt)
       return { status: 'unused', final: Date.now() - createdAt.getTime() > MPP_GIVE_UP_MS }
     if (receipt.status !== 'success') return { status: 'unused', final: true }

@@ -1,6 +1,7 @@
 import { Credential, Receipt } from 'mppx'
 import { Mppx, tempo } from 'mppx/server'
-import { type Address, type Client, formatUnits, type Hex, keccak256 } from 'viem'
+import { type Address, type Client, formatUnits, getAddress, type Hex, keccak256 } from 'viem'
+import { Transaction } from 'viem/tempo'
 import type { MppProof } from '../chain/settlement-reader.ts'
 import { PaymentReason } from '../errors.ts'
 import { PAYMENT_RECEIPT_HEADER, WWW_AUTHENTICATE_HEADER } from '../headers.ts'
@@ -21,10 +22,14 @@ export type MppSettings = {
   /**
    * Default push: the payer broadcasts and sends the hash. Pull makes this
    * server broadcast the payer-signed transaction (the payer still pays the
-   * fee: no fee payer, no key here).
+   * fee: no fee payer, no key here). A route may choose its own (`mppModes`
+   * of `sellOnce`).
    */
-  modes?: Array<'push' | 'pull'>
+  modes?: MppModes
 }
+
+/** How an MPP charge may be paid: `push` (the payer broadcasts) and/or `pull` (this server does). */
+export type MppModes = Array<'push' | 'pull'>
 
 /** An MPP credential read without any network call: its reference and what the chain is asked. */
 export type MppAttempt = {
@@ -39,13 +44,30 @@ export type MppAttempt = {
 /** MPP behind an interface: `createMppAdapter` implements it with mppx. */
 export type MppAdapter = {
   /** The `WWW-Authenticate: Payment ...` value for this price. */
-  challenge: (request: Request, price: Price, resource: Resource) => Promise<string>
+  challenge: (
+    request: Request,
+    price: Price,
+    resource: Resource,
+    modes?: MppModes,
+  ) => Promise<string>
+  /**
+   * Reads the credential offline. A pull credential's payer is the signer
+   * recovered from its transaction (proof of wallet control); a push
+   * credential's is the `source` it claims. A credential of a mode the
+   * route does not take is refused here, before anything is recorded.
+   */
   read: (
     request: Request,
     price: Price,
+    modes?: MppModes,
   ) => { ok: true; attempt: MppAttempt } | { ok: false; reason: PaymentReason; detail: string }
-  /** Verifies the credential through mppx (push: reads the payer's transaction on-chain). */
-  settle: (request: Request, price: Price, resource: Resource) => Promise<SettleOutcome>
+  /** Verifies the credential through mppx (push: reads the payer's transaction; pull: broadcasts it). */
+  settle: (
+    request: Request,
+    price: Price,
+    resource: Resource,
+    modes?: MppModes,
+  ) => Promise<SettleOutcome>
 }
 
 const USDC_DECIMALS = 6
@@ -70,11 +92,12 @@ export const createMppAdapter = (settings: MppSettings): MppAdapter => {
     secretKey: settings.secretKey,
     realm: settings.realm,
   })
-  const options = (price: Price, resource: Resource) => ({
+  const modesOf = (modes: MppModes | undefined) => modes ?? settings.modes ?? ['push']
+  const options = (price: Price, resource: Resource, modes: MppModes | undefined) => ({
     amount: formatUnits(price.amount, USDC_DECIMALS),
     decimals: USDC_DECIMALS,
     description: resource.description,
-    supportedModes: settings.modes ?? ['push'],
+    supportedModes: modesOf(modes),
     ...(price.splits
       ? {
           splits: price.splits.map((split) => ({
@@ -84,26 +107,27 @@ export const createMppAdapter = (settings: MppSettings): MppAdapter => {
         }
       : {}),
   })
-  const run = (request: Request, price: Price, resource: Resource) =>
+  const run = (request: Request, price: Price, resource: Resource, modes?: MppModes) =>
     (mppx.charge as (options: unknown) => (request: Request) => Promise<MppxResult>)(
-      options(price, resource),
+      options(price, resource, modes),
     )(request)
 
   return {
-    challenge: async (request, price, resource) => {
+    challenge: async (request, price, resource, modes) => {
       const headers = new Headers(request.headers)
       headers.delete('authorization')
       const result = await run(
         new Request(request.url, { method: request.method, headers }),
         price,
         resource,
+        modes,
       )
       const value =
         result.status === 402 ? result.challenge.headers.get(WWW_AUTHENTICATE_HEADER) : null
       if (!value) throw new Error('mppx issued no challenge')
       return value
     },
-    read: (request, price) => {
+    read: (request, price, modes) => {
       let credential: ReturnType<typeof Credential.deserialize>
       try {
         credential = Credential.deserialize(request.headers.get('authorization') ?? '')
@@ -115,6 +139,13 @@ export const createMppAdapter = (settings: MppSettings): MppAdapter => {
         }
       }
       const payload = credential.payload as { type?: string; hash?: string; signature?: string }
+      const mode = payload.type === 'transaction' ? 'pull' : 'push'
+      if (!modesOf(modes).includes(mode))
+        return {
+          ok: false,
+          reason: PaymentReason.mppRejected,
+          detail: `this route takes ${modesOf(modes).join(' or ')} payments only, not ${mode}`,
+        }
       // Push names the payer's transaction; pull carries it signed (its hash before broadcast).
       const hash =
         payload.type === 'hash' && /^0x[0-9a-fA-F]{64}$/.test(payload.hash ?? '')
@@ -128,19 +159,27 @@ export const createMppAdapter = (settings: MppSettings): MppAdapter => {
           reason: PaymentReason.mppRejected,
           detail: 'credential names no transaction',
         }
+      const signer = mode === 'pull' ? signerOf(payload.signature as Hex) : undefined
+      if (mode === 'pull' && !signer)
+        return {
+          ok: false,
+          reason: PaymentReason.mppRejected,
+          detail: 'the transaction is not a signed Tempo transaction',
+        }
       const splitTotal = (price.splits ?? []).reduce((sum, split) => sum + split.amount, 0n)
       return {
         ok: true,
         attempt: {
           rail: 'mpp',
           reference: `mpp:${settings.chainId}:${hash.toLowerCase()}`,
-          payer: /0x[0-9a-fA-F]{40}$/.exec(credential.source ?? '')?.[0] ?? '',
+          payer: signer ?? /0x[0-9a-fA-F]{40}$/.exec(credential.source ?? '')?.[0] ?? '',
           network: `eip155:${settings.chainId}`,
           payTo: settings.recipient,
           proof: {
             rail: 'mpp',
             chainId: settings.chainId,
             hash,
+            ...(mode === 'pull' ? { signed: payload.signature as Hex } : {}),
             currency: settings.currency,
             transfers: [
               { to: settings.recipient, amount: (price.amount - splitTotal).toString() },
@@ -153,10 +192,10 @@ export const createMppAdapter = (settings: MppSettings): MppAdapter => {
         },
       }
     },
-    settle: async (request, price, resource) => {
+    settle: async (request, price, resource, modes) => {
       let result: MppxResult
       try {
-        result = await run(request, price, resource)
+        result = await run(request, price, resource, modes)
       } catch (error) {
         // mppx could not finish (the chain did not answer): the transaction may well be there.
         return { kind: 'unknown', detail: `mppx failed: ${(error as Error).message}` }
@@ -186,6 +225,18 @@ export const createMppAdapter = (settings: MppSettings): MppAdapter => {
         header: [PAYMENT_RECEIPT_HEADER, header],
       }
     },
+  }
+}
+
+/** Who signed a serialized Tempo transaction (recovered from its signature), or undefined. */
+const signerOf = (serialized: Hex): string | undefined => {
+  try {
+    const transaction = Transaction.deserialize(serialized as never) as { from?: string }
+    return transaction.from && /^0x[0-9a-fA-F]{40}$/.test(transaction.from)
+      ? getAddress(transaction.from)
+      : undefined
+  } catch {
+    return undefined
   }
 }
 

@@ -10,6 +10,7 @@ export {
 export { type FaultDevnet, startFaultDevnet } from './fault-devnet.ts'
 export {
   hostPortOf,
+  mppModeOf,
   PAYER_RAILS,
   type PayerRail,
   type Purchase,

@@ -4,7 +4,7 @@ import { decodeBase64Json, PAYMENT_REQUIRED_HEADER } from '../headers.ts'
 import type { RequirementV2 } from '../x402/requirements.ts'
 import { paymentSignatureHeader, xPaymentHeader } from './sign-authorization.ts'
 
-/** The rails a payer may use: x402 v2 (`PAYMENT-SIGNATURE`), legacy v1 (`X-PAYMENT`), MPP push. */
+/** The rails a payer may use: x402 v2 (`PAYMENT-SIGNATURE`), legacy v1 (`X-PAYMENT`), MPP (push, or pull where the route takes only pull). */
 export type PayerRail = 'x402-v2' | 'x402-v1' | 'mpp'
 export const PAYER_RAILS: readonly PayerRail[] = ['x402-v2', 'x402-v1', 'mpp']
 
@@ -50,9 +50,24 @@ export const send = async (
 }
 
 /**
- * Signs (x402) or broadcasts and credentials (MPP push) one payment for a
- * purchase, as an outside payer does from the 402; the headers can be sent
- * again to retry with the same payment.
+ * The MPP mode a payer uses for a challenge: push, unless the route takes
+ * only pull (its `methodDetails.supportedModes`).
+ */
+export const mppModeOf = (challenge: Response): 'push' | 'pull' => {
+  const header = challenge.headers.get('www-authenticate') ?? ''
+  const encoded = /request="([^"]*)"/.exec(header)?.[1]
+  if (!encoded) return 'push'
+  const request = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as {
+    methodDetails?: { supportedModes?: string[] }
+  }
+  const modes = request.methodDetails?.supportedModes ?? ['push']
+  return modes.includes('push') ? 'push' : 'pull'
+}
+
+/**
+ * Signs (x402, MPP pull) or broadcasts and credentials (MPP push) one
+ * payment for a purchase, as an outside payer does from the 402; the
+ * headers can be sent again to retry with the same payment.
  */
 export const payFor = async (
   devnet: PayingDevnet,
@@ -72,7 +87,7 @@ export const payFor = async (
     if (!client) throw new Error('the devnet has no Tempo chain')
     const mppx = Mppx.create({
       polyfill: false,
-      methods: [tempo.charge({ account, mode: 'push', getClient: () => client })],
+      methods: [tempo.charge({ account, mode: mppModeOf(bare), getClient: () => client })],
     })
     return { authorization: await mppx.createCredential(bare) }
   }
