@@ -8,9 +8,11 @@ import { registerAgentRoutes } from './agents/agent-routes.ts'
 import { registerBoardRoutes } from './boards/board-routes.ts'
 import { registerChatAskRoutes } from './chat/chat-ask-routes.ts'
 import { registerChatSessionRoutes } from './chat/chat-session-routes.ts'
+import { registerSubmitDocRoutes } from './chat/submit-doc-routes.ts'
 import { registerCompatibilityRoutes } from './compatibility/compatibility-routes.ts'
 import { registerCoupleRoutes } from './couples/couple-routes.ts'
 import type { VenueDeps } from './deps.ts'
+import { registerErasureRoutes } from './erasure/erasure-routes.ts'
 import { registerEscalationRoutes } from './escalation/escalation-routes.ts'
 import { registerFeaturedRoutes } from './featured/featured-routes.ts'
 import { registerFloorRoutes } from './floor/floor-routes.ts'
@@ -21,6 +23,7 @@ import { registerJwksRoute } from './notify/jwks-routes.ts'
 import { documentRoute, registerSecuritySchemes, SECURITY } from './openapi.ts'
 import { registerOrderRoutes } from './orders/order-routes.ts'
 import { registerReportRoutes } from './reports/report-routes.ts'
+import { registerReviewRoutes } from './review/review-routes.ts'
 
 export const SERVICE_NAME = 'dating-venue'
 export const API_VERSION = '0.1.0'
@@ -91,11 +94,14 @@ export const buildApp = (
   registerFloorRoutes(app, deps)
   registerAdminRoutes(app, deps)
   registerEscalationRoutes(app, deps)
+  registerErasureRoutes(app, deps)
   registerCompatibilityRoutes(app, deps)
   registerFeaturedRoutes(app, deps)
   registerOrderRoutes(app, deps)
   registerChatSessionRoutes(app, deps)
   registerChatAskRoutes(app, deps)
+  registerSubmitDocRoutes(app, deps)
+  registerReviewRoutes(app, deps)
   mountMcp(app, { name: SERVICE_NAME, version: API_VERSION, tools: venueTools(deps) })
   return app
 }

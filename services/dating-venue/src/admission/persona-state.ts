@@ -7,6 +7,8 @@ import { releaseSeat, type SeatExecutor } from './seats.ts'
  * (entered) -> `pending` (gates passed) or `rejected` (the chaperone
  * refused); `pending` -> `admitted` when a seat is taken; `admitted` or
  * `pending` -> `held` on reports; any -> `withdrawn` (identity check).
+ * A human's doc from the chat page enters `held` for review and leaves it
+ * for `pending` (approved) or `rejected` (settleReview).
  * Every function takes the transaction (or database) it writes in.
  */
 export type PersonaStatus = (typeof personas.$inferSelect)['status']
@@ -16,11 +18,20 @@ export type PersonaValues = Omit<
   'id' | 'status' | 'reason' | 'createdAt' | 'admittedAt'
 >
 
-/** Enters a persona as `pending` (it waits for a seat) or `rejected` with the chaperone's reason. */
+/** The reason of a persona a human submitted from the chat page until an operator reviews it. */
+export const HELD_FOR_REVIEW = 'held for review'
+
+/**
+ * Enters a persona as `pending` (it waits for a seat), `rejected` with the
+ * chaperone's reason, or `held` for review (a human's doc from the chat page).
+ */
 export const insertPersona = async (
   tx: SeatExecutor,
   values: PersonaValues,
-  initial: { status: 'pending' } | { status: 'rejected'; reason: string },
+  initial:
+    | { status: 'pending' }
+    | { status: 'rejected'; reason: string }
+    | { status: 'held'; reason: typeof HELD_FOR_REVIEW },
 ) => {
   const [persona] = await tx
     .insert(personas)
@@ -35,6 +46,30 @@ export const admitPersona = async (tx: SeatExecutor, personaId: number) => {
     .update(personas)
     .set({ status: 'admitted', admittedAt: new Date() })
     .where(eq(personas.id, personaId))
+}
+
+/**
+ * `held` for review -> `pending` (approved: it then takes a seat like any
+ * admission) or `rejected` with the reviewer's reason. Only a persona held
+ * for review moves (not one held on reports); false when it was not.
+ */
+export const settleReview = async (
+  tx: SeatExecutor,
+  personaId: number,
+  outcome: { status: 'pending' } | { status: 'rejected'; reason: string },
+) => {
+  const moved = await tx
+    .update(personas)
+    .set(outcome.status === 'pending' ? { status: 'pending', reason: null } : outcome)
+    .where(
+      and(
+        eq(personas.id, personaId),
+        eq(personas.status, 'held'),
+        eq(personas.reason, HELD_FOR_REVIEW),
+      ),
+    )
+    .returning({ id: personas.id })
+  return moved.length > 0
 }
 
 /**

@@ -3,6 +3,7 @@ import { creditBalance } from '../orders/credits.ts'
 import { CREDITS_PER_MESSAGE, usedToday } from './chat-usage.ts'
 import { readDraft } from './drafts.ts'
 import { holdingTier } from './free-messages.ts'
+import { reviewStatus } from './submit-doc.ts'
 
 const dollars = (cents: bigint) => `${cents / 100n}.${(cents % 100n).toString().padStart(2, '0')}`
 
@@ -30,5 +31,6 @@ export const chatAccount = async (
       : null,
     resetsAt: midnight.toISOString(),
     ...(await readDraft(deps.database, wallet)),
+    review: await reviewStatus(deps, wallet),
   }
 }

@@ -25,6 +25,7 @@ import {
   signIn,
 } from './chat-session.ts'
 import { interviewTurn } from './drafts.ts'
+import { ChatReview } from './submit-doc-schemas.ts'
 
 const chatSession = [{ chatSession: [] as string[] }]
 
@@ -73,6 +74,7 @@ const Account = z
       .string()
       .nullable()
       .openapi({ description: "the interview's next question; null when the draft is complete" }),
+    review: ChatReview,
   })
   .openapi('ChatAccount')
 
