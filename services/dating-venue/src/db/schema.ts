@@ -443,6 +443,30 @@ export const studioPrice = pgTable('studio_price', {
   observedAt: bigint('observed_at', { mode: 'number' }).notNull(),
 })
 
+/**
+ * Per-day counters the console reads without scanning logs: geo denials and
+ * the chaperone's verdicts (`geo_denied`, `chaperone_allow`, `chaperone_held`,
+ * `chaperone_blocked`, `chaperone_unavailable`), one row per UTC day and name.
+ */
+export const dayCounters = pgTable(
+  'day_counters',
+  {
+    day: text('day').notNull(),
+    name: text('name').notNull(),
+    count: bigint('count', { mode: 'number' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.day, table.name] })],
+)
+
+/** Signed-in operator sessions of the console: only sha256 of the cookie's secret is stored. */
+export const operatorSessions = pgTable('operator_sessions', {
+  idHash: text('id_hash').primaryKey(),
+  /** Who acts: the operator wallet that signed in (lower-case). */
+  operator: text('operator').notNull(),
+  createdAt: at('created_at').notNull().defaultNow(),
+  expiresAt: at('expires_at').notNull(),
+})
+
 // drizzle-kit generates the tables this file exports: the ledger table comes from @agents/payments.
 export { paymentLedger }
 
@@ -476,6 +500,8 @@ export const schema = {
   chatMessages,
   studioPrice,
   chatDrafts,
+  dayCounters,
+  operatorSessions,
 }
 export type Schema = typeof schema
 export type OwnerRow = typeof owners.$inferSelect
