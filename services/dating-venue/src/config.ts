@@ -78,6 +78,14 @@ export const VenueConfig = z
     VENUE_CHAT_SESSION_HOURS: z.coerce.number().int().min(1).max(720).default(12),
     /** How long sealed chat text is kept before the sweep deletes it. */
     VENUE_CHAT_RETENTION_HOURS: z.coerce.number().int().min(1).max(720).default(24),
+    /** Operational data (events, reports, held and blocked items, payment details): days kept. */
+    VENUE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+    /** Identity check sessions (statuses only): days kept after their last update. */
+    VENUE_RETENTION_IDENTITY_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+    /** Nonces, chat sessions, invites and unverified agent registrations: hours kept after expiry. */
+    VENUE_RETENTION_EXPIRED_HOURS: z.coerce.number().int().min(0).max(8760).default(24),
+    /** How often each replica tries the retention sweep (one runs it); 0 turns it off. */
+    VENUE_RETENTION_SWEEP_MS: z.coerce.number().int().min(0).max(86_400_000).default(600_000),
     /** The studio token (ERC-20 on Base) whose holding sets a wallet's free chat messages. */
     VENUE_STUDIO_TOKEN: z
       .string()

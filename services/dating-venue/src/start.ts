@@ -5,7 +5,6 @@ import { paymentsFromEnv, type ReconcileResult, startReconciler } from '@agents/
 import { createLogger, type Logger, type RunningServer, serve } from '@agents/service-kit'
 import { buildApp, SERVICE_NAME } from './app.ts'
 import { askProduct } from './chat/chat-ask.ts'
-import { sweepChat } from './chat/chat-messages.ts'
 import { studioHoldings } from './chat/studio-holdings.ts'
 import { reportProduct } from './compatibility/compatibility-report.ts'
 import type { VenueConfig } from './config.ts'
@@ -27,6 +26,7 @@ import { heartFilePayment } from './intake/heart-file.ts'
 import { createSealer } from './intake/seal.ts'
 import { runBeat, scheduledCycleId } from './matchmaking/beat.ts'
 import { createVenueSigner } from './notify/venue-signer.ts'
+import { retentionPeriods, sweepRetention } from './retention/retention.ts'
 import { createSafetyCheck } from './safety/index.ts'
 import { createVenueSettings } from './settings/settings.ts'
 
@@ -37,7 +37,6 @@ export type Venue = RunningServer & {
 }
 
 // One replica at a time reconciles the payment ledger (the swap rail's lock number differs).
-const CHAT_SWEEP_INTERVAL_MS = 10 * 60_000
 const RECONCILE_LOCK = 7_246_104
 
 /**
@@ -177,13 +176,20 @@ export const startVenue = async (
         }, interval)
       : undefined
   timer?.unref()
-  // Sealed chat text lives a short window; one replica sweeps at a time.
-  const chatSweep = setInterval(() => {
-    sweepChat(database, config.VENUE_CHAT_RETENTION_HOURS).catch((error: unknown) =>
-      logger.error({ err: error }, 'chat sweep failed'),
-    )
-  }, CHAT_SWEEP_INTERVAL_MS)
-  chatSweep.unref()
+  // Retention (sealed chat text included): one replica sweeps at a time (README, "Data retention").
+  const sweepEvery = config.VENUE_RETENTION_SWEEP_MS
+  const retentionSweep =
+    sweepEvery > 0
+      ? setInterval(() => {
+          sweepRetention(database, retentionPeriods(config)).then(
+            (result) => {
+              if (result.ran) logger.debug(result.counts, 'retention sweep')
+            },
+            (error: unknown) => logger.error({ err: error }, 'retention sweep failed'),
+          )
+        }, sweepEvery)
+      : undefined
+  retentionSweep?.unref()
   const floor = provideFloorHub(deps, {
     intervalMs: config.VENUE_FLOOR_POLL_MS,
     maxStreams: config.VENUE_FLOOR_MAX_STREAMS,
@@ -198,7 +204,7 @@ export const startVenue = async (
     onClosing: () => floor.close(),
     onClose: async () => {
       clearInterval(timer)
-      clearInterval(chatSweep)
+      clearInterval(retentionSweep)
       await reconciler.stop()
       await deps.embedder.close()
       await database.close()
