@@ -21,6 +21,8 @@ export type RunningServer = {
   url: string
   port: number
   close: () => Promise<void>
+  /** The app being served (tests compare its registered routes with its document). */
+  app: App
 }
 
 /**
@@ -79,6 +81,6 @@ export const serve = (
         process.once('SIGTERM', onSignal)
         process.once('SIGINT', onSignal)
       }
-      resolve({ url, port: info.port, close })
+      resolve({ url, port: info.port, close, app })
     })
   })

@@ -1,4 +1,5 @@
-import { type App, createApp, type Logger, mountMcp } from '@agents/service-kit'
+import { type App, createApp, document, type Logger, mountMcp } from '@agents/service-kit'
+import { z } from '@hono/zod-openapi'
 import { llmsTxt } from './llms.ts'
 import type { Matrix } from './matrix/load-matrix.ts'
 import { launchRouterTools } from './mcp-tools.ts'
@@ -38,7 +39,19 @@ export const buildApp = ({
   const deps = { matrix, mineSalt: createSaltMiner(pool, salt) }
   registerOperations(app, deps)
   mountMcp(app, { name: SERVICE_NAME, version: API_VERSION, tools: launchRouterTools(deps) })
-  app.get('/llms.txt', (c) =>
+  const llmsPath = document(app, {
+    method: 'get',
+    path: '/llms.txt',
+    summary: 'What the router does and how to call it, for a language model (Markdown)',
+    security: [],
+    responses: {
+      200: {
+        content: { 'text/markdown': { schema: z.string() } },
+        description: 'the guide, with links on the origin it was fetched from',
+      },
+    },
+  })
+  app.get(llmsPath, (c) =>
     c.text(llmsTxt(baseUrl ?? new URL(c.req.url).origin), 200, {
       'content-type': 'text/markdown; charset=utf-8',
     }),

@@ -1,4 +1,4 @@
-import { carriesPayment, paymentChallenge } from '@agents/payments'
+import { carriesPayment, paymentChallenge, RequirementV2Schema } from '@agents/payments'
 import { ApiError, type App, document, errors, freeRead, json } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import type { SwapDeps } from '../deps.ts'
@@ -6,6 +6,39 @@ import { llmsTxt, skillMd } from './documents.ts'
 import { discoveryDocument, samplePrice } from './sample.ts'
 
 const markdown = { 'content-type': 'text/markdown; charset=utf-8' }
+
+const X402Discovery = z
+  .object({
+    x402Version: z.literal(2),
+    resources: z.array(
+      z.object({
+        resource: z.string().openapi({ description: 'the URL to pay ({id}: a match id)' }),
+        type: z.literal('http'),
+        method: z.literal('POST'),
+        description: z.string(),
+        accepts: z.array(RequirementV2Schema),
+      }),
+    ),
+  })
+  .openapi('X402Discovery')
+
+const Jwks = z
+  .object({
+    keys: z.array(
+      z
+        .object({
+          kty: z.literal('EC'),
+          crv: z.literal('P-256'),
+          x: z.string(),
+          y: z.string(),
+          kid: z.string(),
+          alg: z.literal('ES256'),
+          use: z.literal('sig'),
+        })
+        .openapi({ description: 'an ES256 public key (JWK)' }),
+    ),
+  })
+  .openapi('Jwks')
 
 export const registerDiscoveryRoutes = (app: App, deps: SwapDeps) => {
   const price = samplePrice(deps)
@@ -45,7 +78,7 @@ export const registerDiscoveryRoutes = (app: App, deps: SwapDeps) => {
     path: '/.well-known/x402',
     summary: 'Payment discovery document',
     ...freeRead,
-    responses: { 200: json(z.object({}).passthrough(), 'x402Version and resources[]') },
+    responses: { 200: json(X402Discovery, 'x402Version and resources[]') },
   })
   app.get(x402Path, (c) => c.json(discoveryDocument(deps)))
 
@@ -54,7 +87,7 @@ export const registerDiscoveryRoutes = (app: App, deps: SwapDeps) => {
     path: '/.well-known/jwks.json',
     summary: "The hub's public keys: sellers verify grants with them",
     ...freeRead,
-    responses: { 200: json(z.object({ keys: z.array(z.object({}).passthrough()) }), 'JWKS') },
+    responses: { 200: json(Jwks, 'JWKS') },
   })
   app.get(jwksPath, (c) =>
     c.json(deps.grants.jwks, 200, { 'cache-control': 'public, max-age=300' }),

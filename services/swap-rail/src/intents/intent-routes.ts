@@ -9,11 +9,9 @@ import {
 } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import type { SwapDeps } from '../deps.ts'
+import { MatchView } from '../matches/match-schemas.ts'
 import { IdParam, idOr404 } from '../row-ids.ts'
-import { CreateIntentBody, getIntent, intentView, postIntent } from './intents.ts'
-
-const Intent = z.object({}).passthrough().openapi('Intent')
-const Match = z.object({}).passthrough().openapi('Match')
+import { CreateIntentBody, getIntent, IntentView, intentView, postIntent } from './intents.ts'
 
 export const registerIntentRoutes = (app: App, deps: SwapDeps) => {
   jsonRoute(
@@ -27,7 +25,7 @@ export const registerIntentRoutes = (app: App, deps: SwapDeps) => {
       ...freeRead,
       request: { body: json(CreateIntentBody(deps.limits), 'the intent') },
       responses: {
-        201: json(z.object({ intent: Intent, match: Match.nullable() }), 'intent filed'),
+        201: json(z.object({ intent: IntentView, match: MatchView.nullable() }), 'intent filed'),
         ...errors({ 400: 'invalid intent', 413: 'body too large', 415: 'not JSON' }),
       },
     }),
@@ -42,7 +40,7 @@ export const registerIntentRoutes = (app: App, deps: SwapDeps) => {
     request: { params: IdParam },
     ...freeRead,
     responses: {
-      200: json(Intent, 'the intent'),
+      200: json(IntentView, 'the intent'),
       ...errors({ 400: 'invalid id', 404: 'no such intent' }),
     },
   })

@@ -33,7 +33,25 @@ export const CreateIntentBody = (limits: SwapDeps['limits']) =>
     .strict()
     .openapi('CreateIntent')
 
-export const intentView = (intent: IntentRow, matchId: string | null) => ({
+/** An intent as served (`intentView`). */
+export const IntentView = z
+  .object({
+    id: z.string().uuid(),
+    status: z.enum(['open', 'matched', 'expired']),
+    model: z.string(),
+    mtok: z.number().int(),
+    maxPriceUsd: z.string().openapi({ description: 'highest acceptable USD per MTok' }),
+    buyer: z.string().nullable(),
+    createdAt: z.string().datetime(),
+    expiresAt: z.string().datetime(),
+    matchId: z.string().uuid().nullable().openapi({ description: 'its match, once matched' }),
+  })
+  .openapi('Intent')
+
+export const intentView = (
+  intent: IntentRow,
+  matchId: string | null,
+): z.infer<typeof IntentView> => ({
   id: intent.id,
   status: intent.status,
   model: intent.model,

@@ -2,9 +2,8 @@ import { ApiError, type App, document, errors, freeRead, json } from '@agents/se
 import { z } from '@hono/zod-openapi'
 import type { SwapDeps } from '../deps.ts'
 import { IdParam, idOr404 } from '../row-ids.ts'
+import { MatchView } from './match-schemas.ts'
 import { getMatch, matchView, payMatch } from './matches.ts'
-
-const Match = z.object({}).passthrough().openapi('Match')
 
 export const registerMatchRoutes = (app: App, deps: SwapDeps) => {
   const getPath = document(app, {
@@ -16,7 +15,7 @@ export const registerMatchRoutes = (app: App, deps: SwapDeps) => {
     request: { params: IdParam },
     ...freeRead,
     responses: {
-      200: json(Match, 'the match'),
+      200: json(MatchView, 'the match'),
       ...errors({ 400: 'invalid id', 404: 'no such match' }),
     },
   })
@@ -41,7 +40,7 @@ export const registerMatchRoutes = (app: App, deps: SwapDeps) => {
       payee: "the match's split address",
     },
     responses: {
-      200: json(Match, 'paid: the match with its grant'),
+      200: json(MatchView, 'paid: the match with its grant'),
       402: json(z.object({ error: z.string() }).passthrough(), 'payment required or not verified'),
       ...errors({
         400: 'invalid id',

@@ -2,6 +2,7 @@ import {
   carriesPayment,
   decodeBase64Json,
   PAYMENT_REQUIRED_HEADER,
+  PaymentRequiredSchema,
   type Product,
   paymentChallenge,
   sellOnce,
@@ -14,6 +15,7 @@ import { type MatchRow, matches, type OfferRow, offers } from '../db/schema.ts'
 import type { SwapDeps } from '../deps.ts'
 import type { Grant } from '../grants/grant-signer.ts'
 import { formatUsd } from '../money.ts'
+import type { MatchView } from './match-schemas.ts'
 import { feeTerms, matchPrice, payPath } from './match-terms.ts'
 
 export type MatchWithOffer = { match: MatchRow; offer: OfferRow }
@@ -42,7 +44,8 @@ export const payChallenge = async (deps: SwapDeps, found: MatchWithOffer) => {
   const required = response.headers.get(PAYMENT_REQUIRED_HEADER)
   return {
     url,
-    x402: required ? decodeBase64Json(required) : null,
+    // Built just above by the payments package; parsed so the view keeps its documented shape.
+    x402: required ? PaymentRequiredSchema.parse(decodeBase64Json(required)) : null,
     mpp: response.headers.get(WWW_AUTHENTICATE_HEADER),
   }
 }
@@ -65,7 +68,11 @@ export const freshGrant = async (
 }
 
 /** The match as served: terms, the live challenge while unpaid, the grant once paid. */
-export const matchView = async (deps: SwapDeps, found: MatchWithOffer, now = new Date()) => {
+export const matchView = async (
+  deps: SwapDeps,
+  found: MatchWithOffer,
+  now = new Date(),
+): Promise<MatchView> => {
   const { match, offer } = found
   const { sellerNet, fee } = feeTerms(match.grossAtomic, match.feeBps)
   const until = redeemUntil(match, deps.windows.redemptionWindowHours)

@@ -9,12 +9,14 @@ import {
 } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import type { SwapDeps } from '../deps.ts'
+import { MatchView } from '../matches/match-schemas.ts'
 import { IdParam, INVALID_ID, idOr404 } from '../row-ids.ts'
-import { CancelOfferBody, CreateOfferBody, ListOffersQuery } from './offer-schemas.ts'
+import { CancelOfferBody, CreateOfferBody, ListOffersQuery, OfferView } from './offer-schemas.ts'
 import { cancelMessage, cancelOffer, getOffer, listOffers, offerView, postOffer } from './offers.ts'
 
-const Offer = z.object({}).passthrough().openapi('Offer')
-const Match = z.object({}).passthrough().openapi('Match')
+const OfferWithCancelMessage = OfferView.extend({
+  cancelMessage: z.string().openapi({ description: 'what payTo signs to cancel the offer' }),
+})
 
 export const registerOfferRoutes = (app: App, deps: SwapDeps) => {
   const listPath = document(app, {
@@ -24,7 +26,7 @@ export const registerOfferRoutes = (app: App, deps: SwapDeps) => {
     request: { query: ListOffersQuery },
     ...freeRead,
     responses: {
-      200: json(z.object({ offers: z.array(Offer) }), 'offers'),
+      200: json(z.object({ offers: z.array(OfferView) }), 'offers'),
       ...errors({ 400: 'bad query' }),
     },
   })
@@ -45,7 +47,7 @@ export const registerOfferRoutes = (app: App, deps: SwapDeps) => {
       ...freeRead,
       request: { body: json(CreateOfferBody(deps.limits), 'the offer') },
       responses: {
-        201: json(z.object({ offer: Offer, matches: z.array(Match) }), 'offer posted'),
+        201: json(z.object({ offer: OfferView, matches: z.array(MatchView) }), 'offer posted'),
         ...errors({ 400: 'invalid offer', 413: 'body too large', 415: 'not JSON' }),
       },
     }),
@@ -60,7 +62,7 @@ export const registerOfferRoutes = (app: App, deps: SwapDeps) => {
     request: { params: IdParam },
     ...freeRead,
     responses: {
-      200: json(Offer, 'the offer'),
+      200: json(OfferWithCancelMessage, 'the offer, with the message payTo signs to cancel it'),
       ...errors({ 400: INVALID_ID, 404: 'no such offer' }),
     },
   })
@@ -80,7 +82,7 @@ export const registerOfferRoutes = (app: App, deps: SwapDeps) => {
         'The message is `Cancel swap-rail offer <id>` (also served as `cancelMessage` by GET /v1/offers/{id}). Matches already formed stay payable.',
       request: { params: IdParam, body: json(CancelOfferBody, 'the signature') },
       responses: {
-        200: json(Offer, 'cancelled'),
+        200: json(OfferView, 'cancelled'),
         ...errors({
           400: 'invalid cancel, or invalid id',
           403: 'not signed by payTo',

@@ -56,3 +56,27 @@ export const ListOffersQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   offset: z.coerce.number().int().min(0).max(10_000).default(0),
 })
+
+/** An offer as served (`offerView`). */
+export const OfferView = z
+  .object({
+    id: z.string().uuid(),
+    status: z.enum(['open', 'filled', 'cancelled', 'expired']),
+    endpoint: z.string(),
+    payTo: z.string(),
+    model: z.string(),
+    mtok: z.number().int().openapi({ description: 'capacity offered, MTok' }),
+    remainingMtok: z.number().int().openapi({ description: 'capacity not yet matched, MTok' }),
+    priceUsd: z.string().openapi({ description: 'USD per MTok', example: '2.5' }),
+    feeBps: z.number().int().openapi({ description: "the hub's fee in force when posted, bps" }),
+    splitAddress: z.string().openapi({
+      description: "the split contract a buyer pays on Base: payTo's share and the fee",
+    }),
+    feeRecipient: z.string().nullable().openapi({
+      description: "the hub's fee recipient, or null when the split was made for another one",
+    }),
+    createdAt: z.string().datetime(),
+    expiresAt: z.string().datetime(),
+  })
+  .openapi('Offer')
+export type OfferView = z.infer<typeof OfferView>

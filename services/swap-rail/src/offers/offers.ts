@@ -8,15 +8,14 @@ import { matchView } from '../matches/matches.ts'
 import { fillWaitingIntents } from '../matching/match-book.ts'
 import { formatUsd } from '../money.ts'
 import { splitAddress, splitFor } from '../split/split-address.ts'
-
-export type OfferView = ReturnType<typeof offerView>
+import type { OfferView } from './offer-schemas.ts'
 
 /**
  * An offer as served. `feeRecipient` is the hub's fee recipient when it is
  * the one in this offer's split (so a seller can rebuild the split and
  * collect; see packages/swap-seller), else null (the hub changed it since).
  */
-export const offerView = (offer: OfferRow, fee: { recipient: Address }) => ({
+export const offerView = (offer: OfferRow, fee: { recipient: Address }): OfferView => ({
   id: offer.id,
   status: offer.status,
   endpoint: offer.endpoint,

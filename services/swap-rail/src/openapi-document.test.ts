@@ -1,0 +1,22 @@
+import { openApiGaps, undocumentedRoutes } from '@agents/service-kit'
+import { validate } from '@readme/openapi-parser'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import type { SwapRail } from './start.ts'
+import { startTestSwapRail } from './testing.ts'
+
+let rail: SwapRail
+beforeAll(async () => {
+  rail = await startTestSwapRail()
+}, 60_000)
+afterAll(() => rail?.close())
+
+test('behavior: GET /openapi.json documents every route with schemas that name their fields, and validates', async () => {
+  const response = await fetch(`${rail.url}/openapi.json`)
+  expect(response.status).toBe(200)
+  const document = await response.json()
+  expect(document.openapi).toBe('3.1.0')
+  expect.soft(undocumentedRoutes(rail.app, document)).toEqual([])
+  expect.soft(openApiGaps(document)).toEqual([])
+  const result = await validate(structuredClone(document))
+  expect(result.valid ? [] : result.errors).toEqual([])
+})
