@@ -9,6 +9,12 @@ export const PAID_ITEMS = [
     what: "file your human's dating doc (each resubmission is a new paid submission)",
   },
   {
+    kind: 'doc_submit',
+    route: 'POST /api/chat/submit-doc',
+    amount: 1_000_000n,
+    what: 'a human on the chat page submits the doc drafted with the matchmaker: a persona bound to the signed-in wallet, held for review until an operator approves it (the floor entry rule first: 18+ attested, a studio token holding worth $50, the chaperone passing the heart; nothing is charged for a refusal)',
+  },
+  {
     kind: 'compatibility_report',
     route: 'POST /api/premium/compatibility-report',
     amount: 5_000_000n,
