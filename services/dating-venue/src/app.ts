@@ -8,6 +8,7 @@ import { registerAgentRoutes } from './agents/agent-routes.ts'
 import { registerBoardRoutes } from './boards/board-routes.ts'
 import { registerChatAskRoutes } from './chat/chat-ask-routes.ts'
 import { registerChatSessionRoutes } from './chat/chat-session-routes.ts'
+import { registerChatTopupRoutes } from './chat/chat-topup-routes.ts'
 import { registerSubmitDocRoutes } from './chat/submit-doc-routes.ts'
 import { registerCompatibilityRoutes } from './compatibility/compatibility-routes.ts'
 import { registerCoupleRoutes } from './couples/couple-routes.ts'
@@ -98,6 +99,7 @@ export const buildApp = (
   registerOrderRoutes(app, deps)
   registerChatSessionRoutes(app, deps)
   registerChatAskRoutes(app, deps)
+  registerChatTopupRoutes(app, deps)
   registerSubmitDocRoutes(app, deps)
   registerReviewRoutes(app, deps)
   mountMcp(app, { name: SERVICE_NAME, version: API_VERSION, tools: venueTools(deps) })

@@ -5,6 +5,7 @@ import { paymentsFromEnv, type ReconcileResult, startReconciler } from '@agents/
 import { createLogger, type Logger, type RunningServer, serve } from '@agents/service-kit'
 import { buildApp, SERVICE_NAME } from './app.ts'
 import { askProduct } from './chat/chat-ask.ts'
+import { topupProduct } from './chat/chat-topup.ts'
 import { studioHoldings } from './chat/studio-holdings.ts'
 import { reportProduct } from './compatibility/compatibility-report.ts'
 import type { VenueConfig } from './config.ts'
@@ -157,7 +158,13 @@ export const startVenue = async (
   )
   const reconciler = startReconciler(
     payments,
-    [heartFilePayment(deps), reportProduct(deps), featuredProduct(deps), askProduct(deps)],
+    [
+      heartFilePayment(deps),
+      reportProduct(deps),
+      featuredProduct(deps),
+      askProduct(deps),
+      topupProduct(),
+    ],
     {
       intervalMs: payments.reconcileIntervalMs,
       exclusive: (work) => database.withLock(RECONCILE_LOCK, work),

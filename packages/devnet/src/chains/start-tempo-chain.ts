@@ -45,14 +45,20 @@ export const startTempoChain = async (): Promise<StartTempoChainReturnType> => {
       String(TEMPO_CHAIN_ID),
       '--hardfork',
       TEMPO_HARDFORK,
+      // Transactions still mine at once; an empty block every 2 s keeps `latest` near wall
+      // time, which MPP pull needs (see below).
+      '--mixed-mining',
+      '--block-time',
+      '2',
     ],
   })
   const chain = defineTempoDevnet(anvil.rpcUrl)
   const publicClient = createPublicClient({ chain, transport: http(anvil.rpcUrl) })
-  // Anvil's Tempo genesis is stamped 1 (1970). MPP pull transactions carry a validity window
-  // in wall-clock time, and the server simulates them at `latest` before broadcasting: against
-  // the genesis block that simulation fails ("transaction not valid yet"). One mined block
-  // carries today's time, and pull payments settle.
+  // Anvil's Tempo genesis is stamped 1 (1970). MPP pull transactions carry an expiring nonce
+  // whose validity window is in wall-clock time (valid before at most 30 s past the block), and
+  // the server simulates them at `latest` before broadcasting: against a stale block (the
+  // genesis, or a chain idle for a while) the simulation fails ("transaction not valid yet",
+  // "valid_before too far in the future"). A block now, and one every 2 s (above), keep it fresh.
   await publicClient.request({ method: 'evm_mine' as never, params: [] as never })
   return {
     rpcUrl: anvil.rpcUrl,

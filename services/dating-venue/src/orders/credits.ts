@@ -29,19 +29,24 @@ const addToBalance = (db: Executor, wallet: string, credits: number) =>
 
 /**
  * Credits a wallet for an order the venue took money for and could not
- * deliver: at most once per order (a second call credits nothing and says
- * so). The event and the balance move together: run it in a transaction
- * (the delivery's).
+ * deliver (or, with `reason: 'topup'`, for a chat top-up it sold): at most
+ * once per order (a second call credits nothing and says so). The event and
+ * the balance move together: run it in a transaction (the delivery's).
  */
 export const creditUndelivered = async (
   tx: Executor,
-  { wallet, orderId, amountAtomic }: { wallet: string; orderId: string; amountAtomic: bigint },
+  {
+    wallet,
+    orderId,
+    amountAtomic,
+    reason = 'undelivered',
+  }: { wallet: string; orderId: string; amountAtomic: bigint; reason?: string },
 ) => {
   const credits = creditsFor(amountAtomic)
   const owner = wallet.toLowerCase()
   const inserted = await tx
     .insert(creditEvents)
-    .values({ wallet: owner, orderId, credits, reason: 'undelivered' })
+    .values({ wallet: owner, orderId, credits, reason })
     .onConflictDoNothing({ target: creditEvents.orderId })
     .returning({ id: creditEvents.id })
   if (inserted.length > 0) await addToBalance(tx, owner, credits)
