@@ -9,6 +9,7 @@ import { topupProduct } from './chat/chat-topup.ts'
 import { studioHoldings } from './chat/studio-holdings.ts'
 import { reportProduct } from './compatibility/compatibility-report.ts'
 import type { VenueConfig } from './config.ts'
+import { countToday } from './console/day-counters.ts'
 import { openVenueDatabase } from './db/open.ts'
 import { events } from './db/schema.ts'
 import type { VenueDeps } from './deps.ts'
@@ -151,9 +152,12 @@ export const startVenue = async (
   }
   const gate = geoGate(
     toGeoGateOptions(config, async (country) => {
-      await database.db
-        .insert(events)
-        .values({ kind: 'geo_denied', detail: { country: country ?? null } })
+      await Promise.all([
+        database.db
+          .insert(events)
+          .values({ kind: 'geo_denied', detail: { country: country ?? null } }),
+        countToday(database.db, 'geo_denied'),
+      ])
     }),
   )
   const reconciler = startReconciler(

@@ -4,10 +4,10 @@ import { bindEndpointToPersona } from '../agents/endpoint-state.ts'
 import { type Actor, ownerIdOf } from '../credentials/actors.ts'
 import { personas } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
-import { heartProse } from '../heart/heart-schema.ts'
 import { embedInBackground } from '../matchmaking/embed-personas.ts'
 import { ADMISSION_ERRORS, ADMISSION_REASONS } from './admission-errors.ts'
 import type { PersonaAnswer, PersonaBody } from './admission-schemas.ts'
+import { runChaperone } from './chaperone.ts'
 import { admitPersona, insertPersona } from './persona-state.ts'
 import { takeSeat } from './seats.ts'
 
@@ -80,7 +80,7 @@ export const submitPersona = async (
   if (body.persona_age !== '18+')
     return { ok: true, answer: { admitted: false, reason: ADMISSION_REASONS.adultOnly } }
 
-  const verdict = await deps.safety(heartProse(body.heart), { kind: 'heart' })
+  const verdict = await runChaperone(deps, body.heart)
   const ownerId = body.ownerId ?? (actor ? (ownerIdOf(actor) ?? null) : null)
   const values = {
     handle: body.handle,

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { type Product, sellOnce } from '@agents/payments'
 import { and, desc, eq, sql } from 'drizzle-orm'
+import { runChaperone } from '../admission/chaperone.ts'
 import { HELD_FOR_REVIEW, insertPersona } from '../admission/persona-state.ts'
 import type { SeatExecutor } from '../admission/seats.ts'
 import { newSecret } from '../credentials/credentials.ts'
@@ -207,7 +208,7 @@ export const submitDoc = async (
       holdingUsd: dollars(holding < 0n ? 0n : holding),
       neededUsd: dollars(FLOOR_HOLDING_CENTS),
     }
-  const verdict = await deps.safety(heartProse(doc.heart), { kind: 'heart' })
+  const verdict = await runChaperone(deps, doc.heart)
   if (verdict.unavailable)
     return { ok: false, status: 503, error: SUBMIT_DOC_ERRORS.safetyUnavailable }
   if (verdict.verdict !== 'allow')

@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm'
 import { ADMISSION_REASONS } from '../admission/admission-errors.ts'
+import { runChaperone } from '../admission/chaperone.ts'
 import { admitPersona, HELD_FOR_REVIEW, settleReview } from '../admission/persona-state.ts'
 import { takeSeat } from '../admission/seats.ts'
 import { events, personas } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
 import type { Heart } from '../heart/heart-schema.ts'
-import { heartProse } from '../heart/heart-schema.ts'
 import { embedInBackground } from '../matchmaking/embed-personas.ts'
 
 export const REVIEW_ERRORS = {
@@ -65,7 +65,7 @@ export const reviewPersona = async (
     }))
   }
 
-  const verdict = await deps.safety(heartProse(persona.heart as Heart), { kind: 'heart' })
+  const verdict = await runChaperone(deps, persona.heart as Heart)
   if (verdict.unavailable) return { ok: false, status: 503, error: REVIEW_ERRORS.safetyUnavailable }
   if (verdict.verdict !== 'allow')
     return settle(deps, personaId, { status: 'rejected', reason: verdict.reason }, () => ({
