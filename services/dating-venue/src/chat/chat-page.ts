@@ -19,6 +19,9 @@ button[disabled]{opacity:.5;cursor:default}
 #glance div{min-width:8rem}#glance strong{display:block;font-size:1.4rem}
 #log{border:1px solid #ddd;border-radius:.5rem;padding:1rem;min-height:12rem;max-height:28rem;overflow:auto}
 .human{margin:.5rem 0;text-align:right}.matchmaker{margin:.5rem 0;color:#3b2a8a}.note{color:#8a5a00}
+#doc{margin-top:1.5rem;border-top:1px solid #ddd}#draft dt{font-weight:600;margin-top:.5rem}#draft dd{margin:0 0 0 1rem}
+#review-status{font-weight:600}
+input[type=text]{width:100%;box-sizing:border-box;font:inherit;padding:.4rem;border-radius:.4rem;border:1px solid #bbb}
 textarea{width:100%;box-sizing:border-box;font:inherit;padding:.5rem;border-radius:.4rem;border:1px solid #bbb}
 [hidden]{display:none!important}
 </style>
@@ -43,6 +46,22 @@ textarea{width:100%;box-sizing:border-box;font:inherit;padding:.5rem;border-radi
 <p><label for="message">Your message</label><br><textarea id="message" rows="3" maxlength="2000" required></textarea></p>
 <p><button id="send" type="submit">Send</button> <button id="sign-out" type="button">Sign out</button></p>
 </form>
+<section id="doc" aria-labelledby="doc-title">
+<h2 id="doc-title">Your dating doc</h2>
+<p id="draft-empty">Nothing drafted yet: answer the matchmaker's questions below.</p>
+<dl id="draft"></dl>
+<form id="interview">
+<p><label for="interview-answer" id="question"></label><br><textarea id="interview-answer" rows="2" maxlength="2000" required></textarea></p>
+<p><button id="answer" type="submit">Answer</button></p>
+</form>
+<form id="submit-doc" hidden>
+<p>Your draft is ready. Submitted, it is held for review: it meets nobody until the venue approves it. To enter, your wallet needs the 18+ attestation and a studio token holding worth $50.</p>
+<p><label for="handle">Your handle on the floor</label><br><input id="handle" type="text" maxlength="64" required autocomplete="off"></p>
+<p><label for="contact">Private contact pointer (optional: sealed, shown only to a verified match who agrees)</label><br><input id="contact" type="text" maxlength="200" autocomplete="off"></p>
+<p><button id="submit" type="submit">Submit for review (1.00 USDC)</button></p>
+</form>
+<p id="review-status" role="status" aria-live="polite"></p>
+</section>
 </section>
 <p id="status" role="status"></p>
 <script nonce="${escapeHtml(nonce)}">
@@ -65,6 +84,33 @@ const show = (account) => {
   $('next-tier').textContent = account.nextTier
     ? account.nextTier.freePerDay + ' a day with $' + account.nextTier.moreUsd + ' more'
     : 'the top tier';
+  showDoc(account);
+};
+const LABELS = { about: 'About', seeking: 'Seeking', relationship_intent: 'Looking for', values: 'Values',
+  interests: 'Interests', dealbreakers: 'Dealbreakers', vibe: 'Vibe', logistics: 'Logistics' };
+const REQUIRED = ['about', 'seeking', 'relationship_intent', 'values', 'interests'];
+const showDoc = (account) => {
+  const draft = account.draft || {};
+  const list = $('draft');
+  list.replaceChildren();
+  for (const [field, label] of Object.entries(LABELS)) {
+    if (draft[field] === undefined) continue;
+    const term = document.createElement('dt');
+    term.textContent = label;
+    const value = document.createElement('dd');
+    value.textContent = Array.isArray(draft[field]) ? draft[field].join(', ') : String(draft[field]);
+    list.append(term, value);
+  }
+  $('draft-empty').hidden = list.childElementCount > 0;
+  const review = account.review;
+  // A doc in review or on the floor is settled: no more drafting or submitting until it is rejected.
+  const open = !review || review.status === 'rejected' || review.status === 'withdrawn';
+  $('interview').hidden = !open || !account.question;
+  $('question').textContent = account.question || '';
+  $('submit-doc').hidden = !open || !REQUIRED.every((field) => draft[field] !== undefined);
+  $('review-status').textContent = review
+    ? 'Your doc (' + review.handle + '): ' + review.status + (review.reason ? ' (' + review.reason + ')' : '')
+    : '';
 };
 const refresh = async () => {
   const response = await fetch('/api/chat/me', { cache: 'no-store' });
@@ -118,6 +164,76 @@ $('ask').addEventListener('submit', async (event) => {
   else if (answer.status === 200) say('note', 'That message was withheld by the safety check (' + answer.body.withheld + '). It counts as used.');
   else if (answer.status === 402) say('note', 'You have used today\\'s free messages and your credits. They reset at 00:00 UTC.');
   else say('note', answer.body.error || 'The matchmaker could not answer. Try again.');
+  await refresh();
+});
+$('interview').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const answer = $('interview-answer').value.trim();
+  if (!answer) return;
+  $('answer').disabled = true;
+  say('human', answer);
+  const turn = await post('/api/chat/draft', { answer });
+  $('answer').disabled = false;
+  if (turn.status === 200) {
+    say(turn.body.accepted ? 'matchmaker' : 'note', turn.body.reply);
+    if (turn.body.accepted) $('interview-answer').value = '';
+  } else say('note', turn.body.error || 'That answer could not be saved. Try again.');
+  await refresh();
+});
+
+// x402 v1 "exact" (EIP-3009): the wallet signs a USDC transfer authorization for the price the
+// 402 names; the venue settles it. Nothing moves unless the human signs.
+const base64 = (text) => btoa(String.fromCharCode(...new TextEncoder().encode(text)));
+const chainOf = (network) => network.startsWith('eip155:') ? Number(network.slice(7))
+  : ({ base: 8453, 'base-sepolia': 84532 })[network];
+const signPayment = async (accepts) => {
+  const option = (accepts || []).find((entry) => entry.scheme === 'exact' && chainOf(entry.network) && entry.extra && entry.extra.name);
+  if (!option) throw new Error('no payment option this page can sign');
+  const [from] = await window.ethereum.request({ method: 'eth_requestAccounts' });
+  const now = Math.floor(Date.now() / 1000);
+  const authorization = {
+    from, to: option.payTo, value: option.maxAmountRequired,
+    validAfter: String(now - 600), validBefore: String(now + option.maxTimeoutSeconds),
+    nonce: '0x' + Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, '0')).join(''),
+  };
+  const typed = {
+    domain: { name: option.extra.name, version: option.extra.version, chainId: chainOf(option.network), verifyingContract: option.asset },
+    types: {
+      EIP712Domain: [{ name: 'name', type: 'string' }, { name: 'version', type: 'string' }, { name: 'chainId', type: 'uint256' }, { name: 'verifyingContract', type: 'address' }],
+      TransferWithAuthorization: [{ name: 'from', type: 'address' }, { name: 'to', type: 'address' }, { name: 'value', type: 'uint256' }, { name: 'validAfter', type: 'uint256' }, { name: 'validBefore', type: 'uint256' }, { name: 'nonce', type: 'bytes32' }],
+    },
+    primaryType: 'TransferWithAuthorization',
+    message: authorization,
+  };
+  const signature = await window.ethereum.request({ method: 'eth_signTypedData_v4', params: [from, JSON.stringify(typed)] });
+  return base64(JSON.stringify({ x402Version: 1, scheme: 'exact', network: option.network, payload: { signature, authorization } }));
+};
+/** POSTs; a 402 is paid from the signed-in wallet (it signs) and the request sent again with the payment. */
+const paidPost = async (path, body) => {
+  const first = await post(path, body);
+  if (first.status !== 402 || !window.ethereum) return first;
+  const payment = await signPayment(first.body.accepts);
+  const response = await fetch(path, {
+    method: 'POST', headers: { 'content-type': 'application/json', 'x-payment': payment }, body: JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json().catch(() => ({})) };
+};
+
+$('submit-doc').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const handle = $('handle').value.trim();
+  const contact = $('contact').value.trim();
+  $('submit').disabled = true;
+  status('Submitting your doc: your wallet asks you to sign the 1.00 USDC payment.');
+  try {
+    const answer = await paidPost('/api/chat/submit-doc', contact ? { handle, contactRef: contact } : { handle });
+    if (answer.status === 200) status('Submitted: your doc is held for review.');
+    else if (answer.body.missing) status('Your draft still needs: ' + answer.body.missing.join(', ') + '.');
+    else status((answer.body.error || 'The doc could not be submitted.') + (answer.body.reason ? ' (' + answer.body.reason + ')' : ''));
+  } catch (error) {
+    status('The payment was not signed: nothing was charged.');
+  }
+  $('submit').disabled = false;
   await refresh();
 });
 $('sign-out').addEventListener('click', async () => { await post('/api/chat/session/end'); await refresh(); });

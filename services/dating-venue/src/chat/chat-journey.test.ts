@@ -1,0 +1,184 @@
+import { mkdirSync } from 'node:fs'
+import { createServer } from 'node:http'
+import { fileURLToPath } from 'node:url'
+import { type Devnet, startDevnet } from '@agents/devnet'
+import { type Address, createWalletClient, erc20Abi, http, type TypedDataDefinition } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { Venue } from '../start.ts'
+import { type ChatStandIn, startChatStandIn } from '../testing/chat-stand-in.ts'
+import { launchTestBrowser } from '../testing/launch-test-browser.ts'
+import { startTestVenue, TEST_ADMIN_TOKEN } from '../testing.ts'
+
+const outputDir = fileURLToPath(new URL('../../../../test-output/dating-venue', import.meta.url))
+
+// The devnet's USDC stands in for the studio token (any ERC-20 reads the same), at $1.00 from a
+// price API stand-in: the human's USDC is also their holding.
+const prices = createServer((_request, response) => {
+  response.setHeader('content-type', 'application/json')
+  response.end(JSON.stringify({ usd: '1.00' }))
+})
+
+let devnet: Devnet
+let venue: Venue
+let chat: ChatStandIn
+beforeAll(async () => {
+  await new Promise<void>((resolve) => prices.listen(0, '127.0.0.1', resolve))
+  const { port } = prices.address() as { port: number }
+  devnet = await startDevnet({ tempo: false })
+  chat = await startChatStandIn()
+  venue = await startTestVenue({
+    devnet,
+    env: {
+      MATCHMAKER_CHAT_URL: chat.url,
+      VENUE_STUDIO_TOKEN: devnet.base.usdc,
+      VENUE_STUDIO_RPC_URL: devnet.base.rpcUrl,
+      VENUE_STUDIO_PRICE_URL: `http://127.0.0.1:${port}/price`,
+    },
+  })
+}, 120_000)
+afterAll(async () => {
+  await venue?.close()
+  await chat?.close()
+  await devnet?.stop()
+  await new Promise<void>((resolve) => prices.close(() => resolve()))
+})
+
+/** The devnet's payer sends `tokens` whole tokens to `to`. */
+const send = async (to: Address, tokens: bigint) => {
+  const wallet = createWalletClient({
+    account: devnet.accounts.payer,
+    transport: http(devnet.base.rpcUrl),
+  })
+  const hash = await wallet.writeContract({
+    address: devnet.base.usdc,
+    abi: erc20Abi,
+    functionName: 'transfer',
+    args: [to, tokens * 1_000_000n],
+    chain: null,
+  })
+  await devnet.base.publicClient.waitForTransactionReceipt({ hash })
+}
+
+const INTERVIEW_ANSWERS = [
+  'I restore old sailboats and read too much history.',
+  'Someone curious who likes slow Sunday mornings.',
+  'long-term',
+  'honesty, kindness',
+  'sailing, history',
+  'none',
+  'calm and a little nerdy',
+  'none',
+]
+
+it('in Chromium: sign in, attest, chat until the free messages run out, draft through the interview, submit, held for review, approved, admitted', async () => {
+  const account = privateKeyToAccount(generatePrivateKey())
+  // Under $30 of the studio token: the free tier, 3 messages a day.
+  await send(account.address, 10n)
+  chat.answer({ status: 200, content: 'Start with what a slow Sunday looks like for you.' })
+  const browser = await launchTestBrowser()
+  try {
+    const page = await browser.newPage()
+    // A test EIP-1193 provider: the page asks it to sign, the test's key signs.
+    await page.exposeBinding('testSign', async (_source, hex: string) =>
+      account.signMessage({ message: { raw: hex as `0x${string}` } }),
+    )
+    await page.exposeBinding('testSignTyped', async (_source, json: string) => {
+      const { domain, types, primaryType, message } = JSON.parse(json)
+      const { EIP712Domain: _, ...rest } = types
+      return account.signTypedData({
+        domain: { ...domain, chainId: BigInt(domain.chainId) },
+        types: rest,
+        primaryType,
+        message: {
+          ...message,
+          value: BigInt(message.value),
+          validAfter: BigInt(message.validAfter),
+          validBefore: BigInt(message.validBefore),
+        },
+      } as TypedDataDefinition)
+    })
+    await page.addInitScript((address) => {
+      type Signers = {
+        testSign: (hex: unknown) => Promise<string>
+        testSignTyped: (json: unknown) => Promise<string>
+      }
+      const signers = window as unknown as Signers
+      ;(window as unknown as { ethereum: unknown }).ethereum = {
+        request: async ({ method, params }: { method: string; params?: unknown[] }) => {
+          if (method === 'eth_requestAccounts') return [address]
+          if (method === 'personal_sign') return signers.testSign(params![0])
+          if (method === 'eth_signTypedData_v4') return signers.testSignTyped(params![1])
+          throw new Error(`unsupported ${method}`)
+        },
+      }
+    }, account.address)
+
+    await page.goto(`${venue.url}/chat`)
+    await page.click('#sign-in')
+    await page.waitForSelector('#attest:not([hidden])')
+    await page.check('#adult')
+    await page.click('#confirm-adult')
+    await page.waitForSelector('#signed-in:not([hidden])')
+    expect(await page.textContent('#free-left')).toBe('3')
+
+    // The free counter falls with each answer, then runs out.
+    for (const left of ['2', '1', '0']) {
+      await page.fill('#message', 'How do I start my about section?')
+      await page.click('#send')
+      await page.waitForFunction(
+        (expected) => document.getElementById('free-left')?.textContent === expected,
+        left,
+      )
+    }
+    await page.fill('#message', 'One more question?')
+    await page.click('#send')
+    await page.getByText("You have used today's free messages and your credits.").waitFor()
+
+    // The offline interview drafts the doc field by field, shown as it grows.
+    for (const answer of INTERVIEW_ANSWERS) {
+      await page.waitForSelector('#interview:not([hidden])')
+      const question = await page.textContent('#question')
+      await page.fill('#interview-answer', answer)
+      await page.click('#answer')
+      await page.waitForFunction(
+        (asked) => document.getElementById('question')?.textContent !== asked,
+        question,
+      )
+    }
+    await page.waitForSelector('#submit-doc:not([hidden])')
+    expect(await page.textContent('#draft')).toContain('I restore old sailboats')
+
+    // Below $50 of the studio token the floor refuses, saying what is missing; nothing is charged.
+    await page.fill('#handle', 'aeiou-sailor')
+    await page.click('#submit')
+    await page.getByText('the human floor needs a holding worth at least $50.00').waitFor()
+
+    // The human buys more of the token; the doc is submitted, paid from the wallet.
+    await send(account.address, 60n)
+    await page.fill('#contact', 'signal: private-pointer')
+    await page.click('#submit')
+    await page.getByText('Your doc (aeiou-sailor): held for review').waitFor()
+    expect(await page.isHidden('#submit-doc')).toBe(true)
+    mkdirSync(outputDir, { recursive: true })
+    await page.screenshot({ path: `${outputDir}/chat-journey-held.png`, fullPage: true })
+
+    // The operator approves; the persona is admitted.
+    const [row] = (
+      await venue.deps.database.client.query(
+        "SELECT id FROM personas WHERE handle = 'aeiou-sailor'",
+      )
+    ).rows as Array<{ id: number }>
+    const approved = await fetch(`${venue.url}/admin/actions/review`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+      body: JSON.stringify({ personaId: row!.id, decision: 'approve' }),
+    })
+    expect(await approved.json()).toMatchObject({ status: 'admitted', admitted: true })
+    await page.reload()
+    await page.getByText('Your doc (aeiou-sailor): admitted').waitFor()
+    await page.screenshot({ path: `${outputDir}/chat-journey-admitted.png`, fullPage: true })
+  } finally {
+    await browser.close()
+  }
+}, 120_000)
