@@ -3,14 +3,14 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import { methodNotAllowed } from 'hono/method-not-allowed'
+import type { App, AppEnv } from './app-type.ts'
 import { ApiError, errorBody } from './errors.ts'
 import type { Logger } from './logger.ts'
 import { document, json } from './openapi.ts'
 import { sanitizeError } from './sanitize-error.ts'
 import { isUnavailable } from './unavailable.ts'
 
-export type AppEnv = { Variables: { logger: Logger } }
-export type App = OpenAPIHono<AppEnv>
+export type { App, AppEnv } from './app-type.ts'
 
 export type CreateAppParameters = {
   /** Service name, used in logs, `/health` and the OpenAPI document. */

@@ -1,5 +1,5 @@
 import { createRoute, type RouteConfig, z } from '@hono/zod-openapi'
-import type { App } from './create-app.ts'
+import type { App } from './app-type.ts'
 
 /** Every error answer: `{ error }`, with zod `issues` on a 400 from a schema, and route-specific extras. */
 export const ErrorResponse = z
