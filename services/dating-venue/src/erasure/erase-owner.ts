@@ -1,0 +1,245 @@
+import { randomUUID } from 'node:crypto'
+import { type AnyTransaction, pgArray } from '@agents/service-kit/db'
+import { type SQL, sql } from 'drizzle-orm'
+import { releaseSeat } from '../admission/seats.ts'
+import type { VenueDeps } from '../deps.ts'
+import { notifyAgent } from '../notify/notify-agent.ts'
+
+/** Who asked for the erasure (recorded in the `owner_erased` event, without the owner's id). */
+export type ErasedBy = 'owner' | 'agent' | 'human' | 'operator'
+
+export type ErasureAnswer = {
+  erased: true
+  ownerId: number
+  personas: number
+  couplesEnded: number
+  postsRemoved: number
+}
+
+const rowsOf = <row>(result: unknown) => (result as { rows: row[] }).rows
+
+const ints = (values: readonly number[]) => sql`${pgArray(values)}::int[]`
+const texts = (values: readonly string[]) => sql`${pgArray(values)}::text[]`
+
+/** Whether `text` names `@handle` as a whole handle (not the start of a longer one). */
+const namesHandle = (text: string, handle: string) => {
+  const at = `@${handle}`.toLowerCase()
+  const lower = text.toLowerCase()
+  for (let index = lower.indexOf(at); index >= 0; index = lower.indexOf(at, index + 1)) {
+    const next = lower[index + at.length]
+    if (next === undefined || !/[a-z0-9_-]/.test(next)) return true
+  }
+  return false
+}
+
+/** The partner of each couple ending, to tell after the erasure commits. */
+type Partner = { coupleId: number; personaId: number; handle: string }
+
+/**
+ * Everything of one owner, removed in one transaction (the owner row is
+ * locked first, so two erasures of one owner do not interleave). A couple
+ * with another persona ends as a withdrawal would end it (seats freed, the
+ * partner free for the next beat), and its record and turns go with the
+ * erased persona, whose words they hold. Orders and revenue stay as
+ * anonymous amounts. Returns the partners to tell, or undefined when there
+ * is no such owner.
+ */
+const eraseInTransaction = async (tx: AnyTransaction, ownerId: number, by: ErasedBy) => {
+  const run = async <row>(query: SQL) => rowsOf<row>(await tx.execute(query))
+  const [owner] = await run<{ wallet: string }>(
+    sql`SELECT wallet FROM owners WHERE id = ${ownerId} FOR UPDATE`,
+  )
+  if (!owner) return undefined
+  const wallet = owner.wallet
+  const personas = await run<{ id: number; handle: string; status: string }>(
+    sql`SELECT id, handle, status FROM personas WHERE owner_id = ${ownerId} FOR UPDATE`,
+  )
+  const personaIds = personas.map((persona) => persona.id)
+  const endpoints = await run<{ id: number }>(
+    sql`SELECT id FROM agent_endpoints WHERE owner_id = ${ownerId} OR persona_id = ANY(${ints(personaIds)})`,
+  )
+  const endpointIds = endpoints.map((endpoint) => endpoint.id)
+  const coupleRows = await run<{ id: number; persona_a: number; persona_b: number; state: string }>(
+    sql`SELECT id, persona_a, persona_b, state FROM couples
+        WHERE persona_a = ANY(${ints(personaIds)}) OR persona_b = ANY(${ints(personaIds)})
+        FOR UPDATE`,
+  )
+  const coupleIds = coupleRows.map((couple) => couple.id)
+  const mine = new Set(personaIds)
+  const partnerIds = coupleRows
+    .filter((couple) => couple.state !== 'withdrawn')
+    .map((couple) => ({
+      coupleId: couple.id,
+      personaId: mine.has(couple.persona_a) ? couple.persona_b : couple.persona_a,
+    }))
+    .filter((partner) => !mine.has(partner.personaId))
+  const partnerHandles = new Map(
+    (
+      await run<{ id: number; handle: string }>(
+        sql`SELECT id, handle FROM personas WHERE id = ANY(${ints(partnerIds.map((p) => p.personaId))})`,
+      )
+    ).map((row) => [row.id, row.handle]),
+  )
+  const partners: Partner[] = partnerIds.map((partner) => ({
+    ...partner,
+    handle: partnerHandles.get(partner.personaId) ?? '',
+  }))
+
+  // Its admitted personas give their seats back; the couples' courtship seats go with them.
+  for (const persona of personas) if (persona.status === 'admitted') await releaseSeat(tx)
+
+  // Reports about its items, and reports it filed.
+  const postIds = (
+    await run<{ id: number }>(sql`SELECT id FROM posts WHERE persona_id = ANY(${ints(personaIds)})`)
+  ).map((post) => post.id)
+  const turnIds = (
+    await run<{ id: number }>(sql`SELECT id FROM turns WHERE couple_id = ANY(${ints(coupleIds)})`)
+  ).map((turn) => turn.id)
+  await tx.execute(sql`
+    DELETE FROM reports
+    WHERE (target_type = 'persona' AND target_id = ANY(${ints(personaIds)}))
+       OR (target_type = 'post' AND target_id = ANY(${ints(postIds)}))
+       OR (target_type = 'turn' AND target_id = ANY(${ints(turnIds)}))
+       OR (target_type = 'couple' AND target_id = ANY(${ints(coupleIds)}))
+       OR reporter_key = ${`owner:${ownerId}`}
+       OR reporter_key = ANY(${texts(endpointIds.map((id) => `agent:${id}`))})`)
+
+  // The venue's notification lines that name its personas or the owner.
+  const notifications = await run<{ id: number; body: string }>(
+    sql`SELECT id, body FROM posts WHERE board = 'notifications' AND persona_id IS NULL`,
+  )
+  const named = notifications
+    .filter(
+      (post) =>
+        personas.some((persona) => namesHandle(post.body, persona.handle)) ||
+        namesHandle(post.body, `owner-${ownerId}`),
+    )
+    .map((post) => post.id)
+  await tx.execute(sql`DELETE FROM posts WHERE id = ANY(${sql`${pgArray(named)}::bigint[]`})`)
+
+  // Orders stay as anonymous amounts; a report's order id names the owner, so it is renamed.
+  const orders = await run<{
+    id: string
+    payment_reference: string | null
+    settling_reference: string | null
+  }>(
+    sql`SELECT id, payment_reference, settling_reference FROM orders
+        WHERE owner_id = ${ownerId} OR id LIKE ${`cr:${ownerId}:%`}`,
+  )
+  const renamed = orders
+    .filter((order) => order.id.startsWith(`cr:${ownerId}:`))
+    .map((order) => ({ from: order.id, to: `cr:erased:${randomUUID()}` }))
+  for (const { from, to } of renamed) {
+    await tx.execute(sql`UPDATE orders SET id = ${to} WHERE id = ${from}`)
+    await tx.execute(sql`UPDATE revenue SET order_id = ${to} WHERE order_id = ${from}`)
+    await tx.execute(sql`UPDATE credit_events SET order_id = ${to} WHERE order_id = ${from}`)
+  }
+  const orderIds = orders.map((order) => order.id)
+  await tx.execute(sql`
+    UPDATE orders SET owner_id = NULL, transaction = NULL
+    WHERE owner_id = ${ownerId} OR id = ANY(${texts(renamed.map((r) => r.to))})`)
+
+  // The payment ledger keeps reference, kind, rail, network, amount, payee and dates.
+  const heartReferences = (
+    await run<{ payment_reference: string }>(
+      sql`SELECT payment_reference FROM heart_files WHERE owner_id = ${ownerId}`,
+    )
+  ).map((row) => row.payment_reference)
+  const references = [
+    ...heartReferences,
+    ...orders.flatMap((order) => [order.payment_reference, order.settling_reference]),
+  ].filter((reference): reference is string => Boolean(reference))
+  await tx.execute(sql`
+    UPDATE payment_ledger
+    SET payer = '', proof = '{}'::jsonb, "order" = NULL, receipt = NULL, fulfilment = NULL,
+        detail = NULL, request_key = ''
+    WHERE reference = ANY(${texts(references)})
+       OR lower(payer) = ${wallet}
+       OR request_key LIKE ${`ask:${wallet}:%`}
+       OR request_key = ANY(${texts(orderIds.map((id) => `report:${id}`))})
+       OR request_key LIKE ANY(${texts([
+         ...personaIds.map((id) => `featured:${id}:%`),
+         ...endpointIds.map((id) => `ask:agent:${id}:%`),
+       ])})`)
+
+  // Events that name the owner, its personas, endpoints, couples, orders or wallet.
+  await tx.execute(sql`
+    DELETE FROM events
+    WHERE (detail->>'ownerId')::text = ${String(ownerId)}
+       OR (detail->>'to')::text = ${String(ownerId)}
+       OR (detail->>'personaId')::text = ANY(${texts(personaIds.map(String))})
+       OR (detail->>'endpointId')::text = ANY(${texts(endpointIds.map(String))})
+       OR (detail->>'coupleId')::text = ANY(${texts(coupleIds.map(String))})
+       OR (detail->>'orderId')::text = ANY(${texts(orderIds)})
+       OR lower(detail->>'wallet') = ${wallet}
+       OR (jsonb_typeof(detail->'personas') = 'array'
+           AND EXISTS (SELECT 1 FROM jsonb_array_elements_text(detail->'personas') AS p(id)
+                       WHERE p.id = ANY(${texts(personaIds.map(String))})))`)
+
+  // The human chat of the owner's wallet and of its agents, and its credits.
+  const speakers = [wallet, ...endpointIds.map((id) => `agent:${id}`)]
+  await tx.execute(sql`DELETE FROM chat_messages WHERE speaker = ANY(${texts(speakers)})`)
+  for (const table of ['chat_drafts', 'chat_usage', 'chat_sessions', 'chat_wallets'] as const)
+    await tx.execute(sql`DELETE FROM ${sql.identifier(table)} WHERE wallet = ${wallet}`)
+  await tx.execute(sql`DELETE FROM credit_events WHERE wallet = ${wallet}`)
+  await tx.execute(sql`DELETE FROM credit_balances WHERE wallet = ${wallet}`)
+
+  // The rest goes by cascade from these rows: heart files, vectors, seats, consents, invites,
+  // identity sessions, its posts (boards and the floor), and its couples with their turns.
+  await tx.execute(sql`DELETE FROM couples WHERE id = ANY(${ints(coupleIds)})`)
+  await tx.execute(sql`DELETE FROM agent_endpoints WHERE id = ANY(${ints(endpointIds)})`)
+  await tx.execute(sql`DELETE FROM personas WHERE id = ANY(${ints(personaIds)})`)
+  await tx.execute(sql`DELETE FROM owners WHERE id = ${ownerId}`)
+  await tx.execute(
+    sql`INSERT INTO events (kind, detail) VALUES ('owner_erased', ${JSON.stringify({ by })}::jsonb)`,
+  )
+  return {
+    partners,
+    answer: {
+      erased: true as const,
+      ownerId,
+      personas: personaIds.length,
+      couplesEnded: partners.length,
+      postsRemoved: postIds.length + named.length,
+    },
+  }
+}
+
+/**
+ * Erases an owner and everything of it (README, "Erasure"); undefined when
+ * there is no such owner. The partners of its ended couples are told as
+ * for a withdrawal once the erasure has committed (a signed callback, else
+ * a line on the notifications board that names only the partner).
+ */
+export const eraseOwner = async (
+  deps: VenueDeps,
+  { ownerId, by }: { ownerId: number; by: ErasedBy },
+): Promise<ErasureAnswer | undefined> => {
+  const done = await deps.database.db.transaction((tx) => eraseInTransaction(tx, ownerId, by))
+  if (!done) return undefined
+  await Promise.all(
+    done.partners.map(async (partner) => {
+      const [endpoint] = rowsOf<{ id: number; callback_url: string | null }>(
+        await deps.database.db.execute(
+          sql`SELECT id, callback_url FROM agent_endpoints
+              WHERE status = 'active' AND persona_id = ${partner.personaId} LIMIT 1`,
+        ),
+      )
+      await notifyAgent(
+        deps,
+        endpoint ? { id: endpoint.id, callbackUrl: endpoint.callback_url } : undefined,
+        partner.handle,
+        {
+          type: 'withdrawn',
+          coupleId: partner.coupleId,
+          personaId: partner.personaId,
+          reason: 'the other side withdrew',
+        },
+        `couple ${partner.coupleId} ended: the other side withdrew; you are free for the next beat`,
+      ).catch((error: unknown) =>
+        deps.logger.warn({ err: error }, 'erasure: telling a partner failed'),
+      )
+    }),
+  )
+  return done.answer
+}

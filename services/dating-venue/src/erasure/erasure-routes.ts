@@ -1,0 +1,118 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
+import {
+  ApiError,
+  type App,
+  bearerToken,
+  document,
+  errors,
+  json,
+  parseInput,
+  RowIdParam,
+} from '@agents/service-kit'
+import { z } from '@hono/zod-openapi'
+import { eq } from 'drizzle-orm'
+import type { Context, MiddlewareHandler } from 'hono'
+import { signedInHuman } from '../credentials/actor-middleware.ts'
+import { authenticate, requireOwner } from '../credentials/actors.ts'
+import { owners } from '../db/schema.ts'
+import type { VenueDeps } from '../deps.ts'
+import { SECURITY } from '../openapi.ts'
+import { type ErasedBy, eraseOwner } from './erase-owner.ts'
+
+const OwnerParams = z.object({
+  ownerId: RowIdParam.openapi({ param: { name: 'ownerId', in: 'path' }, example: 1 }),
+})
+
+const Erased = z
+  .object({
+    erased: z.literal(true),
+    ownerId: z.number().int(),
+    personas: z.number().int().openapi({ description: 'personas removed' }),
+    couplesEnded: z
+      .number()
+      .int()
+      .openapi({ description: 'couples with another persona ended; that side is told' }),
+    postsRemoved: z
+      .number()
+      .int()
+      .openapi({ description: 'posts of its personas and notification lines naming them' }),
+  })
+  .openapi('OwnerErased')
+
+const digest = (value: string) => createHash('sha256').update(value).digest()
+
+const ownerIds = new WeakMap<Context, number>()
+const erasers = new WeakMap<Context, ErasedBy>()
+
+/** `:ownerId` as a possible row id, before anything reads the database: else 400 `bad owner id`. */
+const ownerParam: MiddlewareHandler = async function ownerParam(c, next) {
+  ownerIds.set(c, parseInput(OwnerParams, c.req.param(), 'bad owner id').ownerId)
+  await next()
+}
+
+/**
+ * Who may erase the owner: the operator (VENUE_ADMIN_TOKEN), a venue
+ * credential acting for the owner (its own, or its bound agent's), or the
+ * human signed in who claimed it (a login token whose subject is the
+ * owner's). Every one of them is a bearer: the operator's token is compared
+ * first (constant time), a `vo_`/`va_` bearer is a credential, anything
+ * else a login token. None: 401; not one acting for this owner: 403; an
+ * owner that does not exist: 404 (an owner credential for it is 403, as
+ * for any credential that is not live).
+ */
+const eraserOf = (deps: VenueDeps): MiddlewareHandler =>
+  async function eraser(c, next) {
+    const ownerId = ownerIds.get(c)!
+    const bearer = bearerToken(c.req.header('authorization'))
+    if (!bearer) throw new ApiError(401, 'credential required: acting for this owner')
+    const exists = async () => {
+      const [owner] = await deps.database.db
+        .select({ humanSubject: owners.humanSubject })
+        .from(owners)
+        .where(eq(owners.id, ownerId))
+      if (!owner) throw new ApiError(404, 'no such owner')
+      return owner
+    }
+    if (deps.adminToken && timingSafeEqual(digest(bearer), digest(deps.adminToken))) {
+      await exists()
+      erasers.set(c, 'operator')
+    } else if (/^v[oa]_/.test(bearer)) {
+      const actor = await authenticate(deps.database, `Bearer ${bearer}`, 'acting for this owner')
+      requireOwner(actor, ownerId)
+      erasers.set(c, actor.kind)
+    } else {
+      const subject = await signedInHuman(deps, bearer)
+      const owner = await exists()
+      if (owner.humanSubject !== subject)
+        throw new ApiError(403, 'login does not act for this owner')
+      erasers.set(c, 'human')
+    }
+    await next()
+  }
+
+/** Erasure: an owner and everything of it leave the venue. */
+export const registerErasureRoutes = (app: App, deps: VenueDeps) => {
+  const path = document(app, {
+    method: 'delete',
+    path: '/api/owners/{ownerId}',
+    summary:
+      'Erase an owner: its docs, personas, vectors, couples, consents, invites, identity sessions, chat, credits and agents; orders stay as anonymous amounts',
+    security: [...SECURITY.credential, ...SECURITY.login, ...SECURITY.operator],
+    request: { params: OwnerParams },
+    responses: {
+      200: json(Erased, 'erased; the partners of its couples are told as for a withdrawal'),
+      ...errors({
+        400: 'bad owner id',
+        401: 'credential required / auth verification failed',
+        403: 'credential not recognised / credential does not act for this owner / login does not act for this owner',
+        404: 'no such owner',
+      }),
+    },
+  })
+  app.delete(path, ownerParam, eraserOf(deps), async (c) => {
+    const answer = await eraseOwner(deps, { ownerId: ownerIds.get(c)!, by: erasers.get(c)! })
+    if (!answer) throw new ApiError(404, 'no such owner')
+    c.header('cache-control', 'no-store')
+    return c.json(answer)
+  })
+}
