@@ -13,6 +13,7 @@ import { registerSubmitDocRoutes } from './chat/submit-doc-routes.ts'
 import { registerCompatibilityRoutes } from './compatibility/compatibility-routes.ts'
 import { registerCoupleRoutes } from './couples/couple-routes.ts'
 import type { VenueDeps } from './deps.ts'
+import { registerErasureRoutes } from './erasure/erasure-routes.ts'
 import { registerEscalationRoutes } from './escalation/escalation-routes.ts'
 import { registerFeaturedRoutes } from './featured/featured-routes.ts'
 import { registerFloorRoutes } from './floor/floor-routes.ts'
@@ -94,6 +95,7 @@ export const buildApp = (
   registerFloorRoutes(app, deps)
   registerAdminRoutes(app, deps)
   registerEscalationRoutes(app, deps)
+  registerErasureRoutes(app, deps)
   registerCompatibilityRoutes(app, deps)
   registerFeaturedRoutes(app, deps)
   registerOrderRoutes(app, deps)
