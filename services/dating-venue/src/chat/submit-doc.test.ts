@@ -15,16 +15,31 @@ const prices = createServer((_request, response) => {
   response.setHeader('content-type', 'application/json')
   response.end(JSON.stringify({ usd: '1.00' }))
 })
+// A moderation stand-in (OpenAI's /moderations shape) a test can take down: the safety check
+// then cannot run, and it fails closed.
+let moderationDown = false
+const moderation = createServer((request, response) => {
+  request.resume()
+  request.on('end', () => {
+    response.statusCode = moderationDown ? 503 : 200
+    response.setHeader('content-type', 'application/json')
+    response.end(JSON.stringify({ results: [{ flagged: false, categories: {} }] }))
+  })
+})
 let priceUrl = ''
+let moderationUrl = ''
 let devnet: Devnet
 beforeAll(async () => {
   await new Promise<void>((resolve) => prices.listen(0, '127.0.0.1', resolve))
   priceUrl = `http://127.0.0.1:${(prices.address() as { port: number }).port}/price`
+  await new Promise<void>((resolve) => moderation.listen(0, '127.0.0.1', resolve))
+  moderationUrl = `http://127.0.0.1:${(moderation.address() as { port: number }).port}/v1`
   devnet = await startDevnet({ tempo: false })
 }, 120_000)
 afterAll(async () => {
   await devnet?.stop()
   await new Promise<void>((resolve) => prices.close(() => resolve()))
+  await new Promise<void>((resolve) => moderation.close(() => resolve()))
 })
 
 /** A fresh wallet given `tokens` whole studio tokens by the devnet's payer. */
@@ -73,6 +88,8 @@ describe.each(testBackends(TEST_DATABASE_URL))(
           VENUE_STUDIO_TOKEN: devnet.base.usdc,
           VENUE_STUDIO_RPC_URL: devnet.base.rpcUrl,
           VENUE_STUDIO_PRICE_URL: priceUrl,
+          MODERATION_URL: moderationUrl,
+          SAFETY_TIMEOUT_MS: '1000',
         },
       })
     }, 120_000)
@@ -210,6 +227,31 @@ describe.each(testBackends(TEST_DATABASE_URL))(
         expect(answer.json.error).toBe('the chaperone did not pass this doc: nothing was charged')
         expect(answer.json.reason).toBeTruthy()
       })
+    })
+
+    it('a safety check that cannot run: submit-doc 503 (nothing charged), approval 503 (still held)', async () => {
+      const { cookie } = await drafted(100n)
+      const held = await drafted(100n)
+      const { personaId } = (await paidSubmit(held.cookie, { handle: uniqueHandle('aoe') })).json
+      moderationDown = true
+      try {
+        await nothingCharged(async () => {
+          const answer = await paidSubmit(cookie, { handle: uniqueHandle('aoe') })
+          expect(answer).toMatchObject({
+            status: 503,
+            json: { error: 'safety check unavailable: nothing was charged; retry later' },
+          })
+        })
+        expect(await review({ personaId, decision: 'approve' })).toMatchObject({
+          status: 503,
+          json: {
+            error: 'safety check unavailable: the persona stays held for review; retry later',
+          },
+        })
+        expect((await me(held.cookie)).review.status).toBe('held for review')
+      } finally {
+        moderationDown = false
+      }
     })
 
     it('402 for doc_submit (1.00 USDC) once every check passes; paid: held for review, on the wallet, sealed', async () => {
