@@ -609,5 +609,11 @@ describe.each(testBackends(TEST_DATABASE_URL))('erasure on $name', ({ name, open
     expect(
       await sql(`SELECT detail FROM events WHERE kind = 'owner_erased' ORDER BY id DESC LIMIT 2`),
     ).toEqual([{ detail: { by: 'agent' } }, { detail: { by: 'operator' } }])
+    // Agents read the route and what it removes in the skill and the full text.
+    for (const path of ['/skill', '/llms-full.txt']) {
+      const text = (await call('GET', path)).text
+      for (const words of ['DELETE /api/owners/:ownerId', 'match vectors', 'anonymous amounts'])
+        expect(text, path).toContain(words)
+    }
   }, 60_000)
 })
