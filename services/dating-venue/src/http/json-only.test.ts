@@ -134,6 +134,8 @@ describe.each(testBackends(TEST_DATABASE_URL))(
         'POST /api/chat/attest': { adult: true },
         'POST /api/chat/draft': { answer: 'I sail.' },
         'POST /api/chat/ask': { message: 'Hello matchmaker.' },
+        'POST /api/chat/submit-doc': { handle: uniqueHandle('json') },
+        'POST /admin/actions/review': { personaId: a, decision: 'reject' },
       }
       // The chat routes act for a signed-in wallet: its session cookie, not a bearer.
       const chat = { cookie: (await signInToChat(venue.url)).cookie }
