@@ -18,7 +18,14 @@ const takesPayments = services.filter((name) => {
   const manifest = JSON.parse(readFileSync(join(root, 'services', name, 'package.json'), 'utf8'))
   return manifest.agentServices?.payments === true
 })
+// A service that values a studio token holding ("studioToken": true, the dating venue's chat
+// tiers) gets, on the devnet, a studio token and a price stand-in (VENUE_STUDIO_*).
+const wantsStudio = services.filter((name) => {
+  const manifest = JSON.parse(readFileSync(join(root, 'services', name, 'package.json'), 'utf8'))
+  return manifest.agentServices?.studioToken === true
+})
 let paymentEnv: Record<string, string> = {}
+let studioEnv: Record<string, string> = {}
 let stopDevnet: (() => Promise<void>) | undefined
 if (takesPayments.length === 0) {
   process.stdout.write('payments: no running service takes payments; no devnet started\n')
@@ -27,7 +34,7 @@ if (takesPayments.length === 0) {
     `payments: configured (facilitator ${process.env.PAYMENTS_FACILITATOR_URL})\n`,
   )
 } else {
-  const { devnetEnv, startDevnet } = await import('@agents/devnet')
+  const { devnetEnv, startDevnet, startStudioToken } = await import('@agents/devnet')
   const devnet = await startDevnet()
   paymentEnv = devnetEnv(devnet)
   stopDevnet = devnet.stop
@@ -35,12 +42,33 @@ if (takesPayments.length === 0) {
     `payments: DEVNET (local anvil chains, throwaway keys, no real money): facilitator ${devnet.facilitator.url}, ` +
       `Base ${devnet.base.rpcUrl}${devnet.tempo ? `, Tempo ${devnet.tempo.rpcUrl}` : ''}\n`,
   )
+  if (wantsStudio.length > 0 && !process.env.VENUE_STUDIO_TOKEN) {
+    // The devnet payer holds $100 of it (200 free chat messages a day); payer2 holds none (3).
+    const studio = await startStudioToken({
+      rpcUrl: devnet.base.rpcUrl,
+      usd: '0.25',
+      mints: [{ to: devnet.accounts.payer.address, tokens: '400' }],
+    })
+    studioEnv = studio.env()
+    stopDevnet = async () => {
+      await studio.stop()
+      await devnet.stop()
+    }
+    process.stdout.write(
+      `studio token: DEVNET ${studio.token} on Base, $0.25 from ${studio.priceUrl}; ` +
+        `${devnet.accounts.payer.address} holds 400 ($100)\n`,
+    )
+  }
 }
 
 const children = services.map((name) => {
   const child = spawn(process.execPath, ['--import', 'tsx', join('src', 'main.ts')], {
     cwd: join(root, 'services', name),
-    env: { ...process.env, ...(takesPayments.includes(name) ? paymentEnv : {}) },
+    env: {
+      ...process.env,
+      ...(takesPayments.includes(name) ? paymentEnv : {}),
+      ...(wantsStudio.includes(name) ? studioEnv : {}),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   createInterface({ input: child.stdout }).on('line', (line) => {

@@ -23,4 +23,9 @@ export {
   type StartDevnetParameters,
   startDevnet,
 } from './start-devnet.ts'
+export {
+  type StartStudioTokenParameters,
+  type StudioToken,
+  startStudioToken,
+} from './studio/start-studio-token.ts'
 export { BASE_USDC_ADDRESS } from './usdc/install-usdc.ts'
