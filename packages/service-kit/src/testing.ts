@@ -63,7 +63,7 @@ type SchemaObject = {
 }
 type MediaTypes = Record<string, { schema?: SchemaObject }>
 type Operation = {
-  parameters?: unknown[]
+  parameters?: Array<{ required?: boolean }>
   requestBody?: { $ref?: string; content?: MediaTypes }
   responses?: Record<string, { $ref?: string; content?: MediaTypes }>
 }
@@ -166,7 +166,7 @@ const isStrictEmpty = (openapi: OpenApiDocument, schema: SchemaObject | undefine
  * a JSON request or answer whose schema names no field or holds an empty
  * object (`z.object({}).passthrough()`) anywhere, an answer other than
  * 204 or a redirect without content, an operation without responses, or
- * one taking parameters or a body without a 4xx. Non-JSON content (HTML,
+ * one taking a body or a required parameter without a 4xx. Non-JSON content (HTML,
  * Markdown, event streams) only needs a schema.
  *
  * @example expect(openApiGaps(await (await fetch(`${url}/openapi.json`)).json())).toEqual([])
@@ -190,10 +190,13 @@ export const openApiGaps = (openapi: OpenApiDocument) => {
         contentGaps('request body', operation.requestBody.content, true)
       const responses = Object.entries(operation.responses ?? {})
       if (responses.length === 0) gaps.push(`${at}: no responses`)
+      // A page that reads only optional query values (and shows a notice for
+      // a bad one) never refuses; a body or a required parameter can be wrong.
       const takesInput =
-        (operation.parameters?.length ?? 0) > 0 || operation.requestBody !== undefined
+        operation.requestBody !== undefined ||
+        (operation.parameters ?? []).some((parameter) => parameter.required === true)
       if (takesInput && !responses.some(([status]) => status.startsWith('4')))
-        gaps.push(`${at}: takes input but documents no 4xx`)
+        gaps.push(`${at}: takes a body or a required parameter but documents no 4xx`)
       for (const [status, response] of responses) {
         if (status.startsWith('3')) continue
         if (!response.content) {

@@ -6,6 +6,7 @@ import { credentialOf, requireCredential } from '../credentials/actor-middleware
 import type { VenueDeps } from '../deps.ts'
 import { PaymentChallenge } from '../orders/payment-answers.ts'
 import { ASK_PATH, askAsAgent, askAsHuman } from './chat-ask.ts'
+import { ChatDraft } from './chat-draft-schema.ts'
 import { CHAT_COOKIE, chatWalletOf, requireChatWallet } from './chat-session.ts'
 
 const AskBody = z
@@ -22,11 +23,7 @@ const Answer = z
       .optional()
       .openapi({ description: 'why the message or the answer was withheld (counted as used)' }),
     paidWith: z.enum(['free message', 'credits', 'payment', 'interview (free)']),
-    draft: z
-      .object({})
-      .passthrough()
-      .optional()
-      .openapi({ description: 'the dating doc drafted so far (offline interview)' }),
+    draft: ChatDraft.optional(),
     freeLeft: z.number().int().optional(),
     credits: z.number().int().optional(),
     orderId: z.string().optional(),

@@ -12,6 +12,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import { deleteCookie, setCookie } from 'hono/cookie'
 import type { VenueDeps } from '../deps.ts'
 import { chatAccount } from './chat-account.ts'
+import { ChatDraft } from './chat-draft-schema.ts'
 import { CHAT_ERRORS } from './chat-errors.ts'
 import { chatPage } from './chat-page.ts'
 import {
@@ -68,7 +69,7 @@ const Account = z
       .nullable()
       .openapi({ description: 'what the next tier gives and how much more holding it needs' }),
     resetsAt: z.string().openapi({ format: 'date-time', description: 'the next 00:00 UTC' }),
-    draft: z.object({}).passthrough().openapi({ description: 'the dating doc drafted so far' }),
+    draft: ChatDraft,
     skipped: z.array(z.string()),
     question: z
       .string()
@@ -87,7 +88,7 @@ const DraftTurn = z
   .object({
     accepted: z.boolean(),
     reply: z.string(),
-    draft: z.object({}).passthrough(),
+    draft: ChatDraft,
     complete: z.boolean(),
   })
   .openapi('ChatDraftTurn')

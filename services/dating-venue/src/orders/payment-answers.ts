@@ -1,3 +1,4 @@
+import { RequirementV1Schema } from '@agents/payments'
 import { z } from '@hono/zod-openapi'
 
 /** The 402 of every paid venue route: the legacy v1 challenge, or `payment not verified`. */
@@ -5,7 +6,7 @@ export const PaymentChallenge = z
   .object({
     x402Version: z.literal(1).optional(),
     error: z.string(),
-    accepts: z.array(z.object({}).passthrough()).optional(),
+    accepts: z.array(RequirementV1Schema).optional(),
     reason: z.string().optional(),
     detail: z.string().optional(),
   })
