@@ -17,16 +17,20 @@ import {
   startFaultDevnet,
 } from '@agents/payments/testing'
 import { createTestDatabase, testBackends } from '@agents/service-kit/db'
+import type { PrivateKeyAccount } from 'viem'
 import { afterAll, beforeAll, describe } from 'vitest'
+import { topupRequestKey } from './chat/chat-topup.ts'
 import { reportOrderId } from './compatibility/compatibility-report.ts'
 import { VENUE_CREDENTIAL_HEADER } from './credentials/actor-middleware.ts'
 import { couples } from './db/schema.ts'
 import type { Venue } from './start.ts'
 import { admitPersona, createAgent, createOwner, HEART } from './test-helpers.ts'
+import { signInToChat } from './testing/chat-fixtures.ts'
 import { type ChatStandIn, startChatStandIn } from './testing/chat-stand-in.ts'
 import { startTestVenue, TEST_DATABASE_URL, testVenueEnv } from './testing.ts'
 
-// Every paid item of the venue (doc_submit, compatibility_report, featured_slot, agent_ask) under
+// Every paid item of the venue (doc_submit, compatibility_report, featured_slot, agent_ask,
+// chat_topup: x402 and MPP in pull mode) under
 // every fault of "Paid requests deliver exactly once", on every rail and backend, and the process
 // killed between settlement and delivery. The chat stand-in answers at once: the faults are the
 // payment's.
@@ -173,11 +177,34 @@ const featuredPurchase = async (serviceUrl: string, fixtures: Venue): Promise<Pu
   }
 }
 
+/**
+ * A chat top-up by the paying wallet, signed in afresh (the payment may pay
+ * for this session's top-up only: another purchase is another session).
+ */
+const topupPurchase = async (
+  serviceUrl: string,
+  fixtures: Venue,
+  payer: PrivateKeyAccount,
+): Promise<Purchase> => {
+  const { cookie, wallet } = await signInToChat(serviceUrl, { account: payer })
+  const requestKey = topupRequestKey(wallet, cookie.slice(cookie.indexOf('=') + 1))
+  return {
+    url: `${serviceUrl}/api/chat/topup`,
+    body: '{}',
+    headers: { cookie },
+    price: 2_000_000n,
+    deliveries: () => delivered(fixtures, requestKey),
+    received,
+    identity: (answer) => [answer.orderId, answer.credited],
+  }
+}
+
 const ITEMS = [
   ['doc_submit', docPurchase],
   ['compatibility_report', reportPurchase],
   ['featured_slot', featuredPurchase],
   ['agent_ask', askPurchase],
+  ['chat_topup', topupPurchase],
 ] as const
 
 /** What the paid items need: boards open, room for every featured purchase, a chat model. */
@@ -217,7 +244,7 @@ describe.each(
     reconcileNow: () => venue.reconcileNow(),
     healthUrl: () => `${venue.url}/health`,
     faults: { baseRpc: faults.baseRpc, tempoRpc: faults.tempoRpc, database },
-    buy: () => purchase(venue.url, venue),
+    buy: () => purchase(venue.url, venue, faults.devnet.accounts.payer),
   })
 
   // The payments block of /health, once per backend.
@@ -264,7 +291,7 @@ describe.runIf(TEST_DATABASE_URL).each(ITEMS)(
       payer: faults.devnet.accounts.payer2,
       faults: { baseRpc: faults.baseRpc, tempoRpc: faults.tempoRpc },
       start: () => spawnService(MAIN, env),
-      buy: (serviceUrl) => purchase(serviceUrl, observer),
+      buy: (serviceUrl) => purchase(serviceUrl, observer, faults.devnet.accounts.payer2),
     })
 
     for (const rail of PAYER_RAILS) killScenario(rail, target)
