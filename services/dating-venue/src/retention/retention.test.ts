@@ -105,6 +105,10 @@ describe.each(testBackends(TEST_DATABASE_URL))('retention sweep on $name', ({ op
     ] as const) {
       await sql(`INSERT INTO chat_nonces (nonce, expires_at) VALUES ($1, $2)`, [key, ago(hours)])
       await sql(
+        `INSERT INTO operator_sessions (id_hash, operator, expires_at) VALUES ($1, '0xoperator', $2)`,
+        [key, ago(hours)],
+      )
+      await sql(
         `INSERT INTO chat_sessions (id_hash, wallet, expires_at) VALUES ($1, '0xaaaa', $2)`,
         [key, ago(hours)],
       )
@@ -172,6 +176,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('retention sweep on $name', ({ op
         chatMessages: 1,
         chatNonces: 1,
         chatSessions: 1,
+        operatorSessions: 1,
         chatDrafts: 1,
         chatUsage: 1,
         invites: 1,
@@ -207,6 +212,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('retention sweep on $name', ({ op
       { nonce: 'live' },
     ])
     expect(await count(`chat_sessions`)).toBe(2)
+    expect(await count(`operator_sessions`)).toBe(2)
     expect(await count(`invites`)).toBe(2)
     expect(await sql(`SELECT status, nonce FROM agent_endpoints ORDER BY status, nonce`)).toEqual([
       { status: 'active', nonce: '' },

@@ -24,6 +24,7 @@ type RetentionKind =
   | 'chatMessages'
   | 'chatNonces'
   | 'chatSessions'
+  | 'operatorSessions'
   | 'chatDrafts'
   | 'chatUsage'
   | 'invites'
@@ -66,6 +67,7 @@ const statements = (now: Date, p: RetentionPeriods): Array<[RetentionKind, SQL]>
     ],
     ['chatNonces', sql`DELETE FROM chat_nonces WHERE expires_at < ${expired}`],
     ['chatSessions', sql`DELETE FROM chat_sessions WHERE expires_at < ${expired}`],
+    ['operatorSessions', sql`DELETE FROM operator_sessions WHERE expires_at < ${expired}`],
     // An abandoned draft holds heart text the human never submitted.
     ['chatDrafts', sql`DELETE FROM chat_drafts WHERE updated_at < ${ops}`],
     ['chatUsage', sql`DELETE FROM chat_usage WHERE day < to_char(${ops}, 'YYYY-MM-DD')`],
