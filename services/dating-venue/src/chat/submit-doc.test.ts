@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import { type Devnet, startDevnet } from '@agents/devnet'
 import { testBackends } from '@agents/service-kit/db'
@@ -60,6 +61,62 @@ const holder = async (tokens: bigint) => {
     await devnet.base.publicClient.waitForTransactionReceipt({ hash })
   }
   return account
+}
+
+/**
+ * An x402 v1 `exact` payment header for a 402's first option, as the chat page builds it
+ * (EIP-3009 signed by the wallet): kept, so a test can send the same payment twice.
+ */
+const signPayment = async (option: {
+  payTo: Address
+  maxAmountRequired: string
+  maxTimeoutSeconds: number
+  asset: Address
+  network: string
+  extra: { name: string; version: string }
+}) => {
+  const payer = devnet.accounts.payer2
+  const now = Math.floor(Date.now() / 1000)
+  const authorization = {
+    from: payer.address,
+    to: option.payTo,
+    value: option.maxAmountRequired,
+    validAfter: String(now - 600),
+    validBefore: String(now + option.maxTimeoutSeconds),
+    nonce: `0x${randomBytes(32).toString('hex')}` as `0x${string}`,
+  }
+  const signature = await payer.signTypedData({
+    domain: {
+      name: option.extra.name,
+      version: option.extra.version,
+      chainId: Number(option.network.split(':')[1]),
+      verifyingContract: option.asset,
+    },
+    types: {
+      TransferWithAuthorization: [
+        { name: 'from', type: 'address' },
+        { name: 'to', type: 'address' },
+        { name: 'value', type: 'uint256' },
+        { name: 'validAfter', type: 'uint256' },
+        { name: 'validBefore', type: 'uint256' },
+        { name: 'nonce', type: 'bytes32' },
+      ],
+    },
+    primaryType: 'TransferWithAuthorization',
+    message: {
+      ...authorization,
+      value: BigInt(authorization.value),
+      validAfter: BigInt(authorization.validAfter),
+      validBefore: BigInt(authorization.validBefore),
+    },
+  })
+  const payload = {
+    x402Version: 1,
+    scheme: 'exact',
+    network: option.network,
+    payload: { signature, authorization },
+  }
+  return Buffer.from(JSON.stringify(payload)).toString('base64')
 }
 
 const ANSWERS = [
@@ -321,6 +378,22 @@ describe.each(testBackends(TEST_DATABASE_URL))(
           json: { personaId: paid.json.personaId, review: 'held for review' },
         })
       })
+      // A new payment sent straight away (no 402 first) is refused by the hold before it moves.
+      await nothingCharged(async () => {
+        const body = JSON.stringify({ handle: uniqueHandle('aoe') })
+        const header = await signPayment(unpaid.json.accepts[0])
+        const refused = await fetch(`${venue.url}/api/chat/submit-doc`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            cookie: session.cookie,
+            'x-payment': header,
+          },
+          body,
+        })
+        expect(refused.status).toBe(409)
+        expect(await refused.json()).toMatchObject({ personaId: paid.json.personaId })
+      })
       // A handle in use is refused before the 402.
       await nothingCharged(async () => {
         const other = await drafted(100n)
@@ -329,6 +402,34 @@ describe.each(testBackends(TEST_DATABASE_URL))(
           json: { error: 'handle taken' },
         })
       })
+    })
+
+    it('a retry of the same paid request gets the same answer: one persona, one payment', async () => {
+      const session = await drafted(100n)
+      const body = JSON.stringify({ handle: uniqueHandle('aoe') })
+      const unpaid = await post('/api/chat/submit-doc', JSON.parse(body), {
+        cookie: session.cookie,
+      })
+      expect(unpaid.status).toBe(402)
+      const header = await signPayment(unpaid.json.accepts[0])
+      const payee = await devnet.usdcBalance(devnet.accounts.payee)
+      const send = async () => {
+        const response = await fetch(`${venue.url}/api/chat/submit-doc`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            cookie: session.cookie,
+            'x-payment': header,
+          },
+          body,
+        })
+        return { status: response.status, json: await response.json() }
+      }
+      const first = await send()
+      const again = await send()
+      expect(first.status).toBe(200)
+      expect(again).toEqual(first)
+      expect(await devnet.usdcBalance(devnet.accounts.payee)).toBe(payee + 1_000_000n)
     })
 
     it('a held persona takes part in nothing: the beat neither seats nor matches it', async () => {

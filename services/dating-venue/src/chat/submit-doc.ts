@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { type Product, sellOnce } from '@agents/payments'
-import { and, desc, eq, sql } from 'drizzle-orm'
+import { carriesPayment, type Product, paymentLedger, sellOnce } from '@agents/payments'
+import { and, desc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm'
 import { runChaperone } from '../admission/chaperone.ts'
 import { HELD_FOR_REVIEW, insertPersona } from '../admission/persona-state.ts'
 import type { SeatExecutor } from '../admission/seats.ts'
@@ -30,6 +30,7 @@ export const SUBMIT_DOC_ERRORS = {
   chaperone: 'the chaperone did not pass this doc: nothing was charged',
   safetyUnavailable: 'safety check unavailable: nothing was charged; retry later',
   alreadySubmitted: 'this wallet already has a persona on the floor or in review',
+  inFlight: "another payment for this wallet's doc is being settled; retry shortly",
   handleTaken: 'handle taken',
   personalData: (found: string[]) =>
     `personal data (${found.join(', ')}) belongs in contactRef only, never in the doc`,
@@ -69,6 +70,36 @@ type SubmitDocFulfilment = { personaId: number; ownerId: number; orderId: string
  */
 const submitDocPayment = (): Product<SubmitDocOrder, SubmitDocFulfilment> => ({
   kind: 'doc_submit',
+  // A new payment, in its claim's transaction and before it moves: the wallet's checks again
+  // (a request carrying a payment skipped them, so that a retry is answered by the ledger).
+  hold: async (tx, order, reference) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`submit-doc:${order.wallet}`}))`)
+    const refusal = await walletRefusal(tx, order.wallet, order.handle)
+    if (refusal) {
+      const { ok: _, status, ...body } = refusal
+      return Response.json(body, { status })
+    }
+    const [inFlight] = await tx
+      .select({ count: sql<number>`count(*)::int` })
+      .from(paymentLedger)
+      .where(
+        and(
+          eq(paymentLedger.kind, 'doc_submit'),
+          sql`${paymentLedger.order}->>'wallet' = ${order.wallet}`,
+          ne(paymentLedger.reference, reference),
+          or(
+            inArray(paymentLedger.state, ['claimed', 'settling', 'unknown']),
+            and(eq(paymentLedger.state, 'settled'), isNull(paymentLedger.fulfilment)),
+          ),
+        ),
+      )
+    return (inFlight?.count ?? 0) > 0
+      ? Response.json(
+          { error: SUBMIT_DOC_ERRORS.inFlight },
+          { status: 409, headers: { 'retry-after': '2' } },
+        )
+      : undefined
+  },
   fulfil: async (tx, order, receipt) => {
     // The wallet's login is SIWE: this credential is never issued, only a hash the row needs.
     const [created] = await tx
@@ -132,8 +163,8 @@ const handleTaken = async (tx: SeatExecutor, handle: string) =>
 const randomVowels = () => Array.from(randomBytes(6), (byte) => 'aeiou'[byte % 5]).join('')
 
 /** The wallet's persona that is in review or on the floor, if any. */
-const liveHumanPersona = async (deps: Pick<VenueDeps, 'database'>, wallet: string) => {
-  const [row] = await deps.database.db
+const liveHumanPersona = async (tx: SeatExecutor, wallet: string) => {
+  const [row] = await tx
     .select({ id: personas.id, status: personas.status, reason: personas.reason })
     .from(personas)
     .innerJoin(owners, eq(owners.id, personas.ownerId))
@@ -147,6 +178,26 @@ const liveHumanPersona = async (deps: Pick<VenueDeps, 'database'>, wallet: strin
     .orderBy(desc(personas.id))
     .limit(1)
   return row
+}
+
+/** What refuses a wallet's submission whatever it pays: a persona of its own live, the handle taken. */
+const walletRefusal = async (
+  tx: SeatExecutor,
+  wallet: string,
+  handle: string,
+): Promise<SubmitDocRefusal | undefined> => {
+  const live = await liveHumanPersona(tx, wallet)
+  if (live)
+    return {
+      ok: false,
+      status: 409,
+      error: SUBMIT_DOC_ERRORS.alreadySubmitted,
+      personaId: live.id,
+      review: reviewLabel(live),
+    }
+  if (await handleTaken(tx, handle))
+    return { ok: false, status: 400, error: SUBMIT_DOC_ERRORS.handleTaken }
+  return undefined
 }
 
 /** The doc the draft makes, or which of its fields are still missing. */
@@ -187,17 +238,12 @@ export const submitDoc = async (
   if (found.length > 0)
     return { ok: false, status: 400, error: SUBMIT_DOC_ERRORS.personalData(found) }
 
-  const live = await liveHumanPersona(deps, wallet)
-  if (live)
-    return {
-      ok: false,
-      status: 409,
-      error: SUBMIT_DOC_ERRORS.alreadySubmitted,
-      personaId: live.id,
-      review: reviewLabel(live),
-    }
-  if (await handleTaken(deps.database.db, body.handle))
-    return { ok: false, status: 400, error: SUBMIT_DOC_ERRORS.handleTaken }
+  // A request carrying a payment goes to the ledger for these: the same payment is answered with
+  // what it bought, and a new one is refused by the hold before it moves money.
+  const refusal = carriesPayment(request)
+    ? undefined
+    : await walletRefusal(deps.database.db, wallet, body.handle)
+  if (refusal) return refusal
 
   const holding = await deps.holdings(wallet)
   if (holding < FLOOR_HOLDING_CENTS)
