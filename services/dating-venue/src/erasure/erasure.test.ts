@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { createServer } from 'node:http'
 import { testBackends } from '@agents/service-kit/db'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -88,7 +89,12 @@ describe.each(testBackends(TEST_DATABASE_URL))('erasure on $name', ({ name, open
     (await venue.deps.database.client.query(text, params)).rows as row[]
 
   /** An owner keyed by a wallet whose key the test holds (it signs in to the chat), with a doc. */
-  const member = async (contact: string, heart: object, account: PrivateKeyAccount) => {
+  const member = async (
+    contact: string,
+    heart: object,
+    account: PrivateKeyAccount,
+    callbackUrl?: string,
+  ) => {
     const { secret, hash } = newSecret()
     const [owner] = await sql<{ id: number }>(
       `INSERT INTO owners (wallet, credential_hash) VALUES ($1, $2) RETURNING id`,
@@ -123,7 +129,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('erasure on $name', ({ name, open
       `INSERT INTO revenue (order_id, kind, rail, amount_atomic, reserve_atomic) VALUES ($1, 'doc_submit', 'x402', 50000, 5000)`,
       [`doc_submit:${paymentReference}`],
     )
-    const agent = await createAgent(venue, { ownerCredential: credential, ownerId })
+    const agent = await createAgent(venue, { ownerCredential: credential, ownerId }, callbackUrl)
     const handle = `erasee-${randomUUID().slice(0, 8)}`
     const persona = await call(
       'POST',
@@ -551,6 +557,66 @@ describe.each(testBackends(TEST_DATABASE_URL))('erasure on $name', ({ name, open
         .status,
     ).toBe(404)
   }, 180_000)
+
+  it('a partner with a callback is told by a signed message, as for a withdrawal', async () => {
+    // Only the two new personas are free for the beat.
+    await sql(`UPDATE personas SET status = 'withdrawn' WHERE status = 'admitted'`)
+    const received: Array<{ body: string; signature: string | undefined }> = []
+    const hook = createServer((request, response) => {
+      let body = ''
+      request.on('data', (chunk) => (body += chunk))
+      request.on('end', () => {
+        const parsed = JSON.parse(body) as { challenge?: string }
+        if (!parsed.challenge)
+          received.push({ body, signature: request.headers['venue-signature'] as string })
+        response.setHeader('content-type', 'application/json')
+        response.end(JSON.stringify(parsed.challenge ? { echo: parsed.challenge } : { ok: true }))
+      })
+    })
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve))
+    try {
+      const hookUrl = `http://127.0.0.1:${(hook.address() as { port: number }).port}/hook`
+      const e = await member(
+        'signal: iouae-leaving',
+        HEART_A,
+        privateKeyToAccount(generatePrivateKey()),
+      )
+      const f = await member(
+        'signal: aeoiu-staying',
+        HEART_B,
+        privateKeyToAccount(generatePrivateKey()),
+        hookUrl,
+      )
+      const beat = await call(
+        'POST',
+        '/admin/actions/beat',
+        { cycleId: `erase-callback-${name}` },
+        bearer(TEST_ADMIN_TOKEN),
+      )
+      expect(beat.json.created).toBe(1)
+      const coupleId = beat.json.coupleIds[0] as number
+      expect(
+        (await call('DELETE', `/api/owners/${e.ownerId}`, undefined, bearer(e.credential))).json,
+      ).toMatchObject({ erased: true, couplesEnded: 1 })
+      const told = received
+        .map((r) => ({ ...r, json: JSON.parse(r.body) }))
+        .find((r) => r.json.type === 'withdrawn')
+      expect(told?.json).toEqual({
+        type: 'withdrawn',
+        coupleId,
+        personaId: f.personaId,
+        reason: 'the other side withdrew',
+      })
+      expect(told?.signature).toBeTruthy()
+      expect(told?.body).not.toContain(e.handle)
+      // Told by callback: no board line for it.
+      expect((await call('GET', '/api/boards/notifications')).text).not.toContain(
+        `@${f.handle}: couple`,
+      )
+    } finally {
+      hook.close()
+    }
+  }, 60_000)
 
   it('who may erase: the operator, a credential acting for the owner, its signed-in human; others are refused', async () => {
     const erase = (ownerId: number | string, headers: Record<string, string> = {}) =>
