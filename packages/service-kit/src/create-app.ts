@@ -141,7 +141,23 @@ export const createApp = ({
     path: '/openapi.json',
     summary: 'This document (OpenAPI 3.1.0)',
     security: [],
-    responses: { 200: json(z.object({ openapi: z.string() }).passthrough(), 'the document') },
+    responses: {
+      200: json(
+        z
+          .object({
+            openapi: z.literal('3.1.0'),
+            info: z.object({
+              title: z.string(),
+              version: z.string(),
+              description: z.string().optional(),
+            }),
+            paths: z.record(z.string(), z.record(z.string(), z.unknown())),
+            components: z.record(z.string(), z.unknown()).optional(),
+          })
+          .passthrough(),
+        'the document',
+      ),
+    },
   })
   let openapi: unknown
   app.get(documentPath, (c) => {

@@ -101,7 +101,16 @@ export const mountMcp = (app: App, { name, version, tools, path = '/mcp' }: Moun
   }
 
   const McpMessage = z
-    .object({ jsonrpc: z.literal('2.0') })
+    .object({
+      jsonrpc: z.literal('2.0'),
+      id: z.union([z.string(), z.number(), z.null()]).optional(),
+      method: z.string().optional().openapi({ description: 'a request: tools/list, tools/call' }),
+      params: z.record(z.string(), z.unknown()).optional(),
+      result: z.record(z.string(), z.unknown()).optional().openapi({ description: 'an answer' }),
+      error: z
+        .object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() })
+        .optional(),
+    })
     .passthrough()
     .openapi('JsonRpcMessage', { description: 'JSON-RPC 2.0 (MCP streamable HTTP, stateless)' })
   document(app, {
