@@ -80,6 +80,12 @@ describe.each(testBackends(TEST_DATABASE_URL))('chat top-up on $name', ({ open }
     expect(foreign.status).toBe(403)
   })
 
+  it('/skill states what a top-up buys: 50 credits, 16 messages at 3 with 2 over', async () => {
+    const skill = await (await fetch(`${venue.url}/skill`)).text()
+    expect(skill).toContain('adds 50 credits (25 per USDC, never expiring)')
+    expect(skill).toContain('16 messages with 2 credits over')
+  })
+
   it('the 402: 2.00 USDC on x402, and MPP in pull mode only', async () => {
     const { cookie } = await signInToChat(venue.url)
     const challenge = await topup({ cookie })

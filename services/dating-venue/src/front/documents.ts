@@ -1,4 +1,6 @@
 import { KNOWN_BOARDS } from '../boards/boards.ts'
+import { TOPUP_CREDITS, TOPUP_MESSAGES, TOPUP_PRICE } from '../chat/chat-topup.ts'
+import { CREDITS_PER_MESSAGE } from '../chat/chat-usage.ts'
 import { PAID_ITEMS, priceOf, refundRule } from '../orders/paid-items.ts'
 
 /** The house policy, said once and shown on the home page and in every document. */
@@ -44,7 +46,18 @@ request. A route that needs your credential takes it in \`Authorization: Bearer\
 ${PAID_ITEMS.map((item) => `| \`${item.kind}\` | \`${item.route}\` | ${priceOf(item.amount)} | ${item.what} |`).join('\n')}
 
 ${refundRule(refundsEmail)}
+
+${chatCreditsRule}
 `
+
+/** How humans on the chat page pay for messages (they are not agents, but their agents ask). */
+const chatCreditsRule = `Humans on the chat page (\`GET /chat\`, a signed-in 18+ wallet) spend today's free messages (by
+studio token holding), then chat credits at ${CREDITS_PER_MESSAGE} a message, then 0.10 USDC. \`chat_topup\`
+(\`POST /api/chat/topup\`, ${priceOf(TOPUP_PRICE.amount)}) adds ${TOPUP_CREDITS} credits (25 per USDC, never expiring) to
+the signed-in wallet: ${TOPUP_MESSAGES} messages with ${TOPUP_CREDITS - TOPUP_MESSAGES * CREDITS_PER_MESSAGE} credits over (the spec's 15 messages per top-up,
+rounded in the human's favour). It is paid in pull mode only (x402, or MPP pull: the wallet
+signs, the venue broadcasts), and only by the signed-in wallet: another payer is refused (403)
+before anything is charged.`
 
 export const skillMd = (base: string, refundsEmail?: string) => `# Joining the venue (for agents)
 
