@@ -11,6 +11,7 @@ import { registerChatSessionRoutes } from './chat/chat-session-routes.ts'
 import { registerChatTopupRoutes } from './chat/chat-topup-routes.ts'
 import { registerSubmitDocRoutes } from './chat/submit-doc-routes.ts'
 import { registerCompatibilityRoutes } from './compatibility/compatibility-routes.ts'
+import { registerConsoleRoutes } from './console/console-routes.ts'
 import { registerCoupleRoutes } from './couples/couple-routes.ts'
 import type { VenueDeps } from './deps.ts'
 import { registerErasureRoutes } from './erasure/erasure-routes.ts'
@@ -18,6 +19,7 @@ import { registerEscalationRoutes } from './escalation/escalation-routes.ts'
 import { registerFeaturedRoutes } from './featured/featured-routes.ts'
 import { registerFloorRoutes } from './floor/floor-routes.ts'
 import { homePage, llmsFullTxt, llmsTxt, skillMd } from './front/documents.ts'
+import { registerIdentityRoutes } from './identity/identity-routes.ts'
 import { registerIntakeRoutes } from './intake/intake-routes.ts'
 import { venueTools } from './mcp-tools.ts'
 import { registerJwksRoute } from './notify/jwks-routes.ts'
@@ -93,8 +95,11 @@ export const buildApp = (
   registerCoupleRoutes(app, deps)
   registerJwksRoute(app, deps)
   registerFloorRoutes(app, deps)
-  registerAdminRoutes(app, deps)
   registerEscalationRoutes(app, deps)
+  registerIdentityRoutes(app, deps)
+  // Each operator route carries its own guard, so the order is free: after the escalation
+  // routes, /openapi.json lists the broker after the consent that makes it possible.
+  registerAdminRoutes(app, deps)
   registerErasureRoutes(app, deps)
   registerCompatibilityRoutes(app, deps)
   registerFeaturedRoutes(app, deps)
@@ -104,6 +109,7 @@ export const buildApp = (
   registerChatTopupRoutes(app, deps)
   registerSubmitDocRoutes(app, deps)
   registerReviewRoutes(app, deps)
+  registerConsoleRoutes(app, deps)
   mountMcp(app, { name: SERVICE_NAME, version: API_VERSION, tools: venueTools(deps) })
   return app
 }

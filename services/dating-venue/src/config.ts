@@ -39,6 +39,10 @@ export const VenueConfig = z
     VENUE_REPORT_THRESHOLD: z.coerce.number().int().min(1).max(1000).default(3),
     /** Bearer token of the operator console; without it the console answers 404. */
     VENUE_ADMIN_TOKEN: z.string().min(24).optional(),
+    /** Wallets that sign in to the console's page (SIWE), comma-separated; none: token only. */
+    VENUE_OPERATOR_WALLETS: CommaList.pipe(
+      z.array(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected 0x and 40 hex digits')),
+    ),
     /** An OpenAI-compatible moderation endpoint (base URL, e.g. https://api.openai.com/v1). */
     MODERATION_URL: z.string().url().optional(),
     MODERATION_API_KEY: z.string().optional(),

@@ -3,7 +3,7 @@ import type { Logger } from '@agents/service-kit'
 import type { HumanChatSettings } from './chat/human-chat-settings.ts'
 import type { VenueDatabase } from './db/open.ts'
 import type { Embedder } from './embeddings/index.ts'
-import type { IdentityEvent } from './escalation/identity-events.ts'
+import type { IdpEvent } from './identity/types.ts'
 import type { Sealer } from './intake/seal.ts'
 import type { ChatSettings } from './matchmaking/chat-settings.ts'
 import type { VenueSigner } from './notify/venue-signer.ts'
@@ -24,6 +24,8 @@ export type VenueDeps = {
   reportThreshold: number
   callbacks: { allowHosts: readonly string[]; timeoutMs: number; maxBytes: number }
   adminToken: string | undefined
+  /** Lower-case wallets that may sign in to the console (VENUE_OPERATOR_WALLETS). */
+  operatorWallets: readonly string[]
   /** Whether the client address comes from X-Forwarded-For (GEO_TRUST_FORWARDED_FOR). */
   trustForwardedFor: boolean
   embedder: Embedder
@@ -55,7 +57,7 @@ export type VenueDeps = {
       rawBody: Uint8Array
       signature: string | undefined
       timestamp: string | undefined
-    }) => { ok: true; event: IdentityEvent } | { ok: false; reason: string }
+    }) => { ok: true; event: IdpEvent } | { ok: false; reason: string }
   }
   inviteTtlSeconds: number
   /** Paid featured slots: how long one lasts and how many a board holds at once. */

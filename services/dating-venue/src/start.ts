@@ -7,6 +7,7 @@ import { buildApp, SERVICE_NAME } from './app.ts'
 import { askProduct } from './chat/chat-ask.ts'
 import { topupProduct } from './chat/chat-topup.ts'
 import { studioHoldings } from './chat/studio-holdings.ts'
+import { chatDocProduct } from './chat/submit-doc.ts'
 import { reportProduct } from './compatibility/compatibility-report.ts'
 import type { VenueConfig } from './config.ts'
 import { countToday } from './console/day-counters.ts'
@@ -105,6 +106,7 @@ export const startVenue = async (
       maxBytes: config.VENUE_CALLBACK_MAX_BYTES,
     },
     adminToken: config.VENUE_ADMIN_TOKEN,
+    operatorWallets: config.VENUE_OPERATOR_WALLETS.map((wallet) => wallet.toLowerCase()),
     trustForwardedFor: config.GEO_TRUST_FORWARDED_FOR,
     embedder: embedderFromConfig(config),
     signer: await createVenueSigner(config.VENUE_SIGNING_KEY),
@@ -168,6 +170,7 @@ export const startVenue = async (
       featuredProduct(deps),
       askProduct(deps),
       topupProduct(),
+      chatDocProduct(),
     ],
     {
       intervalMs: payments.reconcileIntervalMs,

@@ -106,3 +106,23 @@ export const withdrawPersona = async (tx: SeatExecutor, personaId: number, reaso
   if (row.status === 'admitted') await releaseSeat(tx)
   return row.status
 }
+
+/**
+ * `held` on reports -> `pending` (an operator found nothing wrong): it takes
+ * a seat again like any admission, from the match beat when one is free.
+ * A persona held for review is not moved (settleReview decides it).
+ */
+export const releaseHeldPersona = async (tx: SeatExecutor, personaId: number) => {
+  const moved = await tx
+    .update(personas)
+    .set({ status: 'pending', reason: null })
+    .where(
+      and(
+        eq(personas.id, personaId),
+        eq(personas.status, 'held'),
+        sql`${personas.reason} IS DISTINCT FROM ${HELD_FOR_REVIEW}`,
+      ),
+    )
+    .returning({ id: personas.id })
+  return moved.length > 0
+}

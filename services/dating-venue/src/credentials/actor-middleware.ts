@@ -92,22 +92,6 @@ export const signedInHuman = async (deps: { login: LoginVerifier }, token: strin
 
 const digest = (value: string) => createHash('sha256').update(value).digest()
 
-/**
- * The operator: `Authorization: Bearer <VENUE_ADMIN_TOKEN>`, compared in
- * constant time (over digests, so lengths leak nothing). Without a
- * configured token the console does not exist (404), so a forgotten setting
- * never leaves it open.
- */
-export const requireOperator = (adminToken: string | undefined): MiddlewareHandler =>
-  async function operatorOnly(c, next) {
-    if (!adminToken) throw new ApiError(404, 'no such room')
-    const given = bearerToken(c.req.header('authorization'))
-    if (!given) throw new ApiError(401, 'operator credential required')
-    if (!timingSafeEqual(digest(given), digest(adminToken)))
-      throw new ApiError(403, 'operator credential not recognised')
-    await next()
-  }
-
 /** The owner or agent a `requireCredential` route speaks for. */
 export const credentialOf = (c: Context): Actor => {
   const actor = resolved.get(c)

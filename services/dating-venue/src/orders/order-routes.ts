@@ -8,7 +8,7 @@ import {
   SafeText,
 } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
-import { requireOperator } from '../credentials/actor-middleware.ts'
+import { requireOperator } from '../console/operator-guard.ts'
 import type { VenueDeps } from '../deps.ts'
 import { SECURITY } from '../openapi.ts'
 import { lookUpOrder } from './order-lookup.ts'
@@ -65,7 +65,7 @@ const Totals = z
 /** The operator's order look-up (refund e-mails) and the revenue totals. */
 export const registerOrderRoutes = (app: App, deps: VenueDeps) => {
   // The guard travels with each route: it holds whatever else is registered first.
-  const operator = requireOperator(deps.adminToken)
+  const operator = requireOperator(deps)
 
   const lookupPath = document(app, {
     method: 'get',

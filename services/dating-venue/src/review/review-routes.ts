@@ -1,6 +1,6 @@
 import { ApiError, type App, errors, json, jsonRoute, RowId, SafeText } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
-import { requireOperator } from '../credentials/actor-middleware.ts'
+import { requireOperator } from '../console/operator-guard.ts'
 import type { VenueDeps } from '../deps.ts'
 import { SECURITY } from '../openapi.ts'
 import { REVIEW_ERRORS, reviewPersona } from './review.ts'
@@ -68,7 +68,7 @@ export const registerReviewRoutes = (app: App, deps: VenueDeps) => {
     {
       validationMessage: REVIEW_ERRORS.invalidReview,
       // The guard travels with the route: it holds whatever else is registered first.
-      middleware: [requireOperator(deps.adminToken)],
+      middleware: [requireOperator(deps)],
     },
   )
 }

@@ -1,0 +1,263 @@
+import { randomBytes } from 'node:crypto'
+import { ApiError, type App, document, errors, json, jsonRoute } from '@agents/service-kit'
+import { createRoute, z } from '@hono/zod-openapi'
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
+import { issueNonce } from '../chat/chat-session.ts'
+import type { VenueDeps } from '../deps.ts'
+import { SECURITY } from '../openapi.ts'
+import { adminSnapshot } from './admin-snapshot.ts'
+import { consolePage } from './console-page.ts'
+import {
+  AdminSnapshot,
+  CreditBody,
+  Credited,
+  ModerateBody,
+  Moderated,
+  OperatorNonce,
+  OperatorSignedIn,
+  OperatorSignInBody,
+  ReviewQueue,
+  Trends,
+} from './console-schemas.ts'
+import { CREDIT_ERRORS, creditOrder } from './credit-order.ts'
+import { MODERATION_ERRORS, moderateItem } from './moderation.ts'
+import { hasConsole, operatorOf, requireOperator } from './operator-guard.ts'
+import {
+  endOperatorSession,
+  OPERATOR_COOKIE,
+  OPERATOR_ERRORS,
+  signInOperator,
+} from './operator-session.ts'
+import { dailyTrends, reviewQueue } from './review-queue.ts'
+
+const GUARD_ERRORS = {
+  401: OPERATOR_ERRORS.required,
+  403: `${OPERATOR_ERRORS.notRecognised}, or a cross-site request`,
+  404: 'no console on this venue (neither VENUE_ADMIN_TOKEN nor VENUE_OPERATOR_WALLETS set)',
+}
+
+const html = (summary: string) => ({
+  description: summary,
+  content: { 'text/html': { schema: z.string() } },
+})
+
+/**
+ * The operator console: sign-in (SIWE for allow-listed wallets), the page,
+ * the snapshot, the review queue, the chart's days, and the actions that
+ * join the beat, settings, broker and review actions of `admin/`.
+ */
+export const registerConsoleRoutes = (app: App, deps: VenueDeps) => {
+  const operator = requireOperator(deps)
+  const cookie = (expiresAt?: Date) => ({
+    httpOnly: true,
+    sameSite: 'Strict' as const,
+    secure: deps.humanChat.secureCookie(),
+    path: '/',
+    ...(expiresAt ? { expires: expiresAt } : { maxAge: 0 }),
+  })
+  app.openAPIRegistry.registerComponent('securitySchemes', 'operatorSession', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: OPERATOR_COOKIE,
+    description: 'a signed-in operator wallet (Sign-In with Ethereum), HttpOnly, SameSite=Strict',
+  })
+  const operatorSecurity = [...SECURITY.operator, { operatorSession: [] }]
+
+  jsonRoute(
+    app,
+    createRoute({
+      method: 'post',
+      path: '/api/operator/session/nonce',
+      summary: "A one-time nonce and the fields of the console's SIWE message",
+      security: [],
+      responses: {
+        200: json(OperatorNonce, 'sign an EIP-4361 message with these'),
+        ...errors({ 404: GUARD_ERRORS[404] }),
+      },
+    }),
+    async (c) => {
+      if (!hasConsole(deps)) throw new ApiError(404, 'no such room')
+      const { nonce, expiresAt } = await issueNonce(deps)
+      return c.json({
+        nonce,
+        domain: deps.humanChat.siweDomain(),
+        uri: deps.humanChat.origin(),
+        chainId: 8453 as const,
+        statement: 'Sign in to the venue console.',
+        expiresAt: expiresAt.toISOString(),
+      })
+    },
+  )
+
+  jsonRoute(
+    app,
+    createRoute({
+      method: 'post',
+      path: '/api/operator/session',
+      summary: 'An operator wallet signs in (EIP-4361): the console session cookie',
+      security: [],
+      request: { body: json(OperatorSignInBody, 'the signed message') },
+      responses: {
+        200: json(OperatorSignedIn, 'signed in; Set-Cookie carries the session'),
+        ...errors({
+          400: 'invalid sign-in',
+          401: `${OPERATOR_ERRORS.signInFailed} (with the reason), or ${OPERATOR_ERRORS.unknownNonce}`,
+          403: OPERATOR_ERRORS.notOperator,
+          404: GUARD_ERRORS[404],
+          415: 'not JSON',
+        }),
+      },
+    }),
+    async (c, body) => {
+      if (!hasConsole(deps)) throw new ApiError(404, 'no such room')
+      const outcome = await signInOperator(
+        { ...deps, siweDomain: deps.humanChat.siweDomain },
+        { message: body.message, signature: body.signature as `0x${string}` },
+      )
+      if (!outcome.ok)
+        throw new ApiError(
+          outcome.status,
+          outcome.error,
+          outcome.reason ? { reason: outcome.reason } : {},
+        )
+      setCookie(c, OPERATOR_COOKIE, outcome.secret, cookie(outcome.expiresAt))
+      return c.json({ operator: outcome.operator })
+    },
+    { validationMessage: 'invalid sign-in' },
+  )
+
+  jsonRoute(
+    app,
+    createRoute({
+      method: 'post',
+      path: '/api/operator/session/end',
+      summary: 'Signs the console out (the session ends on the server too)',
+      security: [],
+      responses: {
+        200: json(z.object({ ok: z.literal(true) }).openapi('SignedOut'), 'signed out'),
+      },
+    }),
+    async (c) => {
+      const secret = getCookie(c, OPERATOR_COOKIE)
+      if (secret) await endOperatorSession(deps, secret)
+      deleteCookie(c, OPERATOR_COOKIE, cookie())
+      return c.json({ ok: true as const })
+    },
+  )
+
+  const pagePath = document(app, {
+    method: 'get',
+    path: '/admin',
+    summary: 'The operator console (HTML): 200 signed in; 401 the same page, showing the sign-in',
+    security: [...operatorSecurity, {}],
+    responses: {
+      200: html('the console'),
+      401: html('not signed in: the page shows the sign-in (no data is in the page itself)'),
+      ...errors({ 403: GUARD_ERRORS[403], 404: GUARD_ERRORS[404] }),
+    },
+  })
+  app.get(pagePath, async (c) => {
+    // The page is a shell: every number comes from /admin.json behind the guard.
+    let status: 200 | 401 = 200
+    await requireOperator(deps)(c, async () => {}).catch((error: unknown) => {
+      if (error instanceof ApiError && error.status === 401) status = 401
+      else throw error
+    })
+    const nonce = randomBytes(16).toString('base64')
+    return c.html(consolePage({ nonce }), status, {
+      'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+    })
+  })
+
+  const snapshotPath = document(app, {
+    method: 'get',
+    path: '/admin.json',
+    summary: "The console's snapshot: the spec's stable keys",
+    security: operatorSecurity,
+    responses: { 200: json(AdminSnapshot, 'the snapshot'), ...errors(GUARD_ERRORS) },
+  })
+  app.get(snapshotPath, operator, async (c) => {
+    c.header('cache-control', 'no-store')
+    return c.json(await adminSnapshot(deps))
+  })
+
+  const queuePath = document(app, {
+    method: 'get',
+    path: '/admin/queue',
+    summary: 'What waits for an operator: reviews, held and reported items, intros to broker',
+    security: operatorSecurity,
+    responses: { 200: json(ReviewQueue, 'the queue'), ...errors(GUARD_ERRORS) },
+  })
+  app.get(queuePath, operator, async (c) => {
+    c.header('cache-control', 'no-store')
+    return c.json(await reviewQueue(deps))
+  })
+
+  const trendsPath = document(app, {
+    method: 'get',
+    path: '/admin/trends',
+    summary: 'The last 14 UTC days: admissions, couples formed, revenue',
+    security: operatorSecurity,
+    responses: { 200: json(Trends, 'oldest day first'), ...errors(GUARD_ERRORS) },
+  })
+  app.get(trendsPath, operator, async (c) => {
+    c.header('cache-control', 'no-store')
+    return c.json({ days: await dailyTrends(deps) })
+  })
+
+  jsonRoute(
+    app,
+    createRoute({
+      method: 'post',
+      path: '/admin/actions/moderate',
+      summary: 'Approves or rejects a held or reported post, turn, persona or couple',
+      security: operatorSecurity,
+      request: { body: json(ModerateBody, 'the decision') },
+      responses: {
+        200: json(Moderated, 'decided; an event names the operator'),
+        ...errors({
+          400: MODERATION_ERRORS.invalid,
+          ...GUARD_ERRORS,
+          409: `${MODERATION_ERRORS.nothingToDecide}, or ${MODERATION_ERRORS.coupleCannotResume}`,
+          415: 'not JSON',
+        }),
+      },
+    }),
+    async (c, body) => {
+      const outcome = await moderateItem(deps, { ...body, operator: operatorOf(c) })
+      if (!outcome.ok) throw new ApiError(outcome.status, outcome.error)
+      return c.json({ ok: true as const, ...outcome.answer } as z.infer<typeof Moderated>)
+    },
+    { validationMessage: MODERATION_ERRORS.invalid, middleware: [operator] },
+  )
+
+  jsonRoute(
+    app,
+    createRoute({
+      method: 'post',
+      path: '/admin/actions/credit',
+      summary:
+        "The refund rule: credits an undelivered order's paying wallet (25 credits per USDC), once",
+      security: operatorSecurity,
+      request: { body: json(CreditBody, 'the order') },
+      responses: {
+        200: json(Credited, 'credited; an event names the operator'),
+        ...errors({
+          400: CREDIT_ERRORS.invalid,
+          ...GUARD_ERRORS,
+          404: CREDIT_ERRORS.noSuchOrder,
+          409: `${CREDIT_ERRORS.notPaid}, ${CREDIT_ERRORS.alreadyCredited}, or ${CREDIT_ERRORS.noPayer}`,
+          415: 'not JSON',
+        }),
+      },
+    }),
+    async (c, body) => {
+      const outcome = await creditOrder(deps, { orderId: body.orderId, operator: operatorOf(c) })
+      if (!outcome.ok) throw new ApiError(outcome.status, outcome.error)
+      return c.json({ ok: true as const, ...outcome.answer })
+    },
+    { validationMessage: CREDIT_ERRORS.invalid, middleware: [operator] },
+  )
+}
