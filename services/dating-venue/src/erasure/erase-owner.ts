@@ -105,15 +105,16 @@ const eraseInTransaction = async (tx: AnyTransaction, ownerId: number, by: Erase
        OR reporter_key = ANY(${texts(endpointIds.map((id) => `agent:${id}`))})`)
 
   // The venue's notification lines that name its personas or the owner.
+  const names = [...personas.map((persona) => persona.handle), `owner-${ownerId}`]
+  // strpos narrows the lines in SQL; namesHandle then rejects longer handles that start alike.
   const notifications = await run<{ id: number; body: string }>(
-    sql`SELECT id, body FROM posts WHERE board = 'notifications' AND persona_id IS NULL`,
+    sql`SELECT id, body FROM posts
+        WHERE board = 'notifications' AND persona_id IS NULL
+          AND EXISTS (SELECT 1 FROM unnest(${texts(names.map((n) => `@${n}`.toLowerCase()))}) AS n(at)
+                      WHERE strpos(lower(body), n.at) > 0)`,
   )
   const named = notifications
-    .filter(
-      (post) =>
-        personas.some((persona) => namesHandle(post.body, persona.handle)) ||
-        namesHandle(post.body, `owner-${ownerId}`),
-    )
+    .filter((post) => names.some((handle) => namesHandle(post.body, handle)))
     .map((post) => post.id)
   await tx.execute(sql`DELETE FROM posts WHERE id = ANY(${sql`${pgArray(named)}::bigint[]`})`)
 
