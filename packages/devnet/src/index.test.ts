@@ -16,6 +16,7 @@ test('exports', () => {
       "serveLocal",
       "spawnAnvil",
       "startDevnet",
+      "startStudioToken",
       "startTcpFaultProxy",
     ]
   `)
