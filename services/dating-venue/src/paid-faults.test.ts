@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
+import { createServer } from 'node:http'
 import { fileURLToPath } from 'node:url'
 import { proxiedPostgresUrl, startTcpFaultProxy, type TcpFaultProxy } from '@agents/devnet'
 import {
@@ -17,7 +18,8 @@ import {
   startFaultDevnet,
 } from '@agents/payments/testing'
 import { createTestDatabase, testBackends } from '@agents/service-kit/db'
-import type { PrivateKeyAccount } from 'viem'
+import { type Address, createWalletClient, erc20Abi, http, type PrivateKeyAccount } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe } from 'vitest'
 import { topupRequestKey } from './chat/chat-topup.ts'
 import { reportOrderId } from './compatibility/compatibility-report.ts'
@@ -29,8 +31,8 @@ import { signInToChat } from './testing/chat-fixtures.ts'
 import { type ChatStandIn, startChatStandIn } from './testing/chat-stand-in.ts'
 import { startTestVenue, TEST_DATABASE_URL, testVenueEnv } from './testing.ts'
 
-// Every paid item of the venue (doc_submit, compatibility_report, featured_slot, agent_ask,
-// chat_topup: x402 and MPP in pull mode) under
+// Every paid item of the venue (doc_submit from intake and from the chat page,
+// compatibility_report, featured_slot, agent_ask, chat_topup: x402 and MPP in pull mode) under
 // every fault of "Paid requests deliver exactly once", on every rail and backend, and the process
 // killed between settlement and delivery. The chat stand-in answers at once: the faults are the
 // payment's.
@@ -39,9 +41,19 @@ import { startTestVenue, TEST_DATABASE_URL, testVenueEnv } from './testing.ts'
 const letters = () => Array.from(randomBytes(14), (byte) => 'aeiou'[byte % 5]).join('')
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url))
 
+// The studio token's price for the chat page's floor entry rule: $1.00 (the devnet's USDC stands
+// in for the token, read straight from the chain, not through the fault proxies).
+const prices = createServer((_request, response) => {
+  response.setHeader('content-type', 'application/json')
+  response.end(JSON.stringify({ usd: '1.00' }))
+})
+let priceUrl = ''
+
 let faults: FaultDevnet
 let chat: ChatStandIn
 beforeAll(async () => {
+  await new Promise<void>((resolve) => prices.listen(0, '127.0.0.1', resolve))
+  priceUrl = `http://127.0.0.1:${(prices.address() as { port: number }).port}/price`
   faults = await startFaultDevnet()
   chat = await startChatStandIn()
   chat.answer({ status: 200, content: 'Talk about what a slow Sunday looks like for each of you.' })
@@ -49,6 +61,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await chat?.close()
   await faults?.stop()
+  await new Promise<void>((resolve) => prices.close(() => resolve()))
 })
 
 const received = (rail: PayerRail) => {
@@ -199,8 +212,60 @@ const topupPurchase = async (
   }
 }
 
+/** A fresh wallet holding $60 of the studio token: above the human floor's $50. */
+const studioHolder = async () => {
+  const { devnet } = faults
+  const account = privateKeyToAccount(generatePrivateKey())
+  const hash = await createWalletClient({
+    account: devnet.accounts.payer,
+    transport: http(devnet.base.rpcUrl),
+  }).writeContract({
+    address: devnet.base.usdc,
+    abi: erc20Abi,
+    functionName: 'transfer',
+    args: [account.address as Address, 60_000_000n],
+    chain: null,
+  })
+  await devnet.base.publicClient.waitForTransactionReceipt({ hash })
+  return account
+}
+
+/** A human's doc from the chat page: a fresh holder signs in and drafts; the payer pays. */
+const chatDocPurchase = async (serviceUrl: string, fixtures: Venue): Promise<Purchase> => {
+  const { cookie } = await signInToChat(serviceUrl, { account: await studioHolder() })
+  for (const answer of [
+    'I restore old sailboats and read too much history.',
+    'Someone curious who likes slow Sunday mornings.',
+    'long-term',
+    'honesty, kindness',
+    'sailing, history',
+  ])
+    await fetch(`${serviceUrl}/api/chat/draft`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({ answer }),
+    })
+  const handle = `sailor-${letters()}`
+  return {
+    url: `${serviceUrl}/api/chat/submit-doc`,
+    body: JSON.stringify({ handle, contactRef: 'signal: private-pointer' }),
+    headers: { cookie },
+    price: 1_000_000n,
+    deliveries: async () => {
+      const { rows } = await fixtures.deps.database.client.query(
+        `SELECT count(*)::int AS n FROM personas WHERE handle = $1 AND status = 'held'`,
+        [handle],
+      )
+      return (rows[0] as { n: number }).n
+    },
+    received,
+    identity: (answer) => [answer.personaId, answer.orderId],
+  }
+}
+
 const ITEMS = [
   ['doc_submit', docPurchase],
+  ['doc_submit (chat page)', chatDocPurchase],
   ['compatibility_report', reportPurchase],
   ['featured_slot', featuredPurchase],
   ['agent_ask', askPurchase],
@@ -212,6 +277,9 @@ const itemEnv = () => ({
   VENUE_OPEN: 'true',
   VENUE_FEATURED_SLOTS: '100',
   MATCHMAKER_CHAT_URL: chat.url,
+  VENUE_STUDIO_TOKEN: faults.devnet.base.usdc,
+  VENUE_STUDIO_RPC_URL: faults.devnet.base.rpcUrl,
+  VENUE_STUDIO_PRICE_URL: priceUrl,
 })
 
 describe.each(

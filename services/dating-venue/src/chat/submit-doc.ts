@@ -19,6 +19,13 @@ export const SUBMIT_DOC_PATH = '/api/chat/submit-doc'
 /** The human floor entry rule: a holding worth at least this many US cents of the studio token. */
 export const FLOOR_HOLDING_CENTS = 5_000n
 
+/**
+ * The payment ledger's name for this product: its own, so the reconciler
+ * delivers a settled payment as this route does (a persona held for review),
+ * not as intake's doc_submit. The order and its revenue are `doc_submit`.
+ */
+export const CHAT_DOC_KIND = 'doc_submit_chat'
+
 /** What a human's persona is entered as: it tells them apart from agents' personas on the owner. */
 export const HUMAN_MODEL = 'human (chat page)'
 
@@ -68,8 +75,8 @@ type SubmitDocFulfilment = { personaId: number; ownerId: number; orderId: string
  * paying one: a friend may pay), entered held for review, in one
  * transaction with the ledger's record and the order.
  */
-const submitDocPayment = (): Product<SubmitDocOrder, SubmitDocFulfilment> => ({
-  kind: 'doc_submit',
+export const chatDocProduct = (): Product<SubmitDocOrder, SubmitDocFulfilment> => ({
+  kind: CHAT_DOC_KIND,
   // A new payment, in its claim's transaction and before it moves: the wallet's checks again
   // (a request carrying a payment skipped them, so that a retry is answered by the ledger).
   hold: async (tx, order, reference) => {
@@ -84,7 +91,7 @@ const submitDocPayment = (): Product<SubmitDocOrder, SubmitDocFulfilment> => ({
       .from(paymentLedger)
       .where(
         and(
-          eq(paymentLedger.kind, 'doc_submit'),
+          eq(paymentLedger.kind, CHAT_DOC_KIND),
           sql`${paymentLedger.order}->>'wallet' = ${order.wallet}`,
           ne(paymentLedger.reference, reference),
           or(
@@ -276,7 +283,7 @@ export const submitDoc = async (
       outputSchema: { personaId: 'integer', review: 'string', orderId: 'string' },
     },
     body: 'legacy-v1',
-    product: submitDocPayment(),
+    product: chatDocProduct(),
     order,
     // The wallet and what it submits: the same payment may only ever file this doc.
     requestKey: `submit-doc:${wallet}:${createHash('sha256')
