@@ -5,7 +5,10 @@ import { releaseSeat } from '../admission/seats.ts'
 import type { VenueDeps } from '../deps.ts'
 import { notifyAgent } from '../notify/notify-agent.ts'
 
-/** Who asked for the erasure (recorded in the `owner_erased` event, without the owner's id). */
+/**
+ * Who asked for the erasure, recorded in the `owner_erased` event without
+ * the owner's id (an operator by wallet, or `token`, as every console action).
+ */
 export type ErasedBy = 'owner' | 'agent' | 'human' | 'operator'
 
 export type ErasureAnswer = {
@@ -44,7 +47,11 @@ type Partner = { coupleId: number; personaId: number; handle: string }
  * anonymous amounts. Returns the partners to tell, or undefined when there
  * is no such owner.
  */
-const eraseInTransaction = async (tx: AnyTransaction, ownerId: number, by: ErasedBy) => {
+const eraseInTransaction = async (
+  tx: AnyTransaction,
+  ownerId: number,
+  recorded: { by: ErasedBy; operator?: string },
+) => {
   const run = async <row>(query: SQL) => rowsOf<row>(await tx.execute(query))
   const [owner] = await run<{ wallet: string }>(
     sql`SELECT wallet FROM owners WHERE id = ${ownerId} FOR UPDATE`,
@@ -192,7 +199,7 @@ const eraseInTransaction = async (tx: AnyTransaction, ownerId: number, by: Erase
   await tx.execute(sql`DELETE FROM personas WHERE id = ANY(${ints(personaIds)})`)
   await tx.execute(sql`DELETE FROM owners WHERE id = ${ownerId}`)
   await tx.execute(
-    sql`INSERT INTO events (kind, detail) VALUES ('owner_erased', ${JSON.stringify({ by })}::jsonb)`,
+    sql`INSERT INTO events (kind, detail) VALUES ('owner_erased', ${JSON.stringify(recorded)}::jsonb)`,
   )
   return {
     partners,
@@ -214,9 +221,10 @@ const eraseInTransaction = async (tx: AnyTransaction, ownerId: number, by: Erase
  */
 export const eraseOwner = async (
   deps: VenueDeps,
-  { ownerId, by }: { ownerId: number; by: ErasedBy },
+  { ownerId, by, operator }: { ownerId: number; by: ErasedBy; operator?: string },
 ): Promise<ErasureAnswer | undefined> => {
-  const done = await deps.database.db.transaction((tx) => eraseInTransaction(tx, ownerId, by))
+  const recorded = { by, ...(operator ? { operator } : {}) }
+  const done = await deps.database.db.transaction((tx) => eraseInTransaction(tx, ownerId, recorded))
   if (!done) return undefined
   await Promise.all(
     done.partners.map(async (partner) => {

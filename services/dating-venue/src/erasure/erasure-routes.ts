@@ -12,6 +12,8 @@ import {
 import { z } from '@hono/zod-openapi'
 import { eq } from 'drizzle-orm'
 import type { Context, MiddlewareHandler } from 'hono'
+import { getCookie } from 'hono/cookie'
+import { OPERATOR_COOKIE, operatorOfSession } from '../console/operator-session.ts'
 import { signedInHuman } from '../credentials/actor-middleware.ts'
 import { authenticate, requireOwner } from '../credentials/actors.ts'
 import { owners } from '../db/schema.ts'
@@ -43,6 +45,7 @@ const digest = (value: string) => createHash('sha256').update(value).digest()
 
 const ownerIds = new WeakMap<Context, number>()
 const erasers = new WeakMap<Context, ErasedBy>()
+const operators = new WeakMap<Context, string>()
 
 /** `:ownerId` as a possible row id, before anything reads the database: else 400 `bad owner id`. */
 const ownerParam: MiddlewareHandler = async function ownerParam(c, next) {
@@ -51,20 +54,19 @@ const ownerParam: MiddlewareHandler = async function ownerParam(c, next) {
 }
 
 /**
- * Who may erase the owner: the operator (VENUE_ADMIN_TOKEN), a venue
- * credential acting for the owner (its own, or its bound agent's), or the
- * human signed in who claimed it (a login token whose subject is the
- * owner's). Every one of them is a bearer: the operator's token is compared
- * first (constant time), a `vo_`/`va_` bearer is a credential, anything
- * else a login token. None: 401; not one acting for this owner: 403; an
- * owner that does not exist: 404 (an owner credential for it is 403, as
- * for any credential that is not live).
+ * Who may erase the owner: the operator (`Bearer VENUE_ADMIN_TOKEN`, or the
+ * console's session cookie of an allow-listed wallet), a venue credential
+ * acting for the owner (its own, or its bound agent's), or the human
+ * signed in who claimed it (a login token whose subject is the owner's).
+ * The bearers are told apart: the operator's token is compared first
+ * (constant time), a `vo_`/`va_` bearer is a credential, anything else a
+ * login token. None: 401; not one acting for this owner: 403; an owner
+ * that does not exist: 404 (an owner credential for it is 403, as for any
+ * credential that is not live).
  */
 const eraserOf = (deps: VenueDeps): MiddlewareHandler =>
   async function eraser(c, next) {
     const ownerId = ownerIds.get(c)!
-    const bearer = bearerToken(c.req.header('authorization'))
-    if (!bearer) throw new ApiError(401, 'credential required: acting for this owner')
     const exists = async () => {
       const [owner] = await deps.database.db
         .select({ humanSubject: owners.humanSubject })
@@ -73,9 +75,21 @@ const eraserOf = (deps: VenueDeps): MiddlewareHandler =>
       if (!owner) throw new ApiError(404, 'no such owner')
       return owner
     }
-    if (deps.adminToken && timingSafeEqual(digest(bearer), digest(deps.adminToken))) {
+    const bearer = bearerToken(c.req.header('authorization'))
+    if (!bearer) {
+      const secret = getCookie(c, OPERATOR_COOKIE)
+      const origin = c.req.header('origin')
+      if (secret && origin !== undefined && origin !== deps.humanChat.origin())
+        throw new ApiError(403, 'cross-site request refused')
+      const operator = secret ? await operatorOfSession(deps, secret) : undefined
+      if (!operator) throw new ApiError(401, 'credential required: acting for this owner')
       await exists()
       erasers.set(c, 'operator')
+      operators.set(c, operator)
+    } else if (deps.adminToken && timingSafeEqual(digest(bearer), digest(deps.adminToken))) {
+      await exists()
+      erasers.set(c, 'operator')
+      operators.set(c, 'token')
     } else if (/^v[oa]_/.test(bearer)) {
       const actor = await authenticate(deps.database, `Bearer ${bearer}`, 'acting for this owner')
       requireOwner(actor, ownerId)
@@ -98,6 +112,8 @@ export const registerErasureRoutes = (app: App, deps: VenueDeps) => {
     summary:
       'Erase an owner: its docs, personas, vectors, couples, consents, invites, identity sessions, chat, credits and agents; orders stay as anonymous amounts',
     security: [...SECURITY.credential, ...SECURITY.login, ...SECURITY.operator],
+    description:
+      'The operator may also use the console session cookie (`venue_operator`) of an allow-listed wallet.',
     request: { params: OwnerParams },
     responses: {
       200: json(Erased, 'erased; the partners of its couples are told as for a withdrawal'),
@@ -110,7 +126,12 @@ export const registerErasureRoutes = (app: App, deps: VenueDeps) => {
     },
   })
   app.delete(path, ownerParam, eraserOf(deps), async (c) => {
-    const answer = await eraseOwner(deps, { ownerId: ownerIds.get(c)!, by: erasers.get(c)! })
+    const operator = operators.get(c)
+    const answer = await eraseOwner(deps, {
+      ownerId: ownerIds.get(c)!,
+      by: erasers.get(c)!,
+      ...(operator ? { operator } : {}),
+    })
     if (!answer) throw new ApiError(404, 'no such owner')
     c.header('cache-control', 'no-store')
     return c.json(answer)

@@ -4,6 +4,7 @@ import { testBackends } from '@agents/service-kit/db'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
+import { createSiweMessage } from 'viem/siwe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { storeExchange } from '../chat/chat-messages.ts'
 import { formatCredential, newSecret } from '../credentials/credentials.ts'
@@ -28,6 +29,7 @@ const CONTACT_B = 'telegram: uoiea-private-pointer'
 const DRAFT_A = 'I collect ueoai sea glass along the northern shore.'
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
+const operatorAccount = privateKeyToAccount(generatePrivateKey())
 
 describe.each(testBackends(TEST_DATABASE_URL))('erasure on $name', ({ name, open }) => {
   let venue: Venue
@@ -50,6 +52,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('erasure on $name', ({ name, open
         IDP_API_KEY: idp.apiKey,
         IDP_WORKFLOW_ID: 'wf-18-plus',
         IDP_WEBHOOK_SECRET: idp.webhookSecret,
+        VENUE_OPERATOR_WALLETS: operatorAccount.address,
       },
     })
     mcp = new Client({ name: 'erasure-scan', version: '1.0.0' })
@@ -660,24 +663,51 @@ describe.each(testBackends(TEST_DATABASE_URL))('erasure on $name', ({ name, open
       )[0],
     ).toEqual({ n: 2 })
 
-    // The operator erases C; D's own agent erases D.
+    // The operator erases C (token) and G (the console's session cookie); D's own agent erases D.
     expect((await erase(c.ownerId, bearer(TEST_ADMIN_TOKEN))).json).toMatchObject({
       erased: true,
       personas: 0,
     })
+    const g = await createOwner(venue)
+    const nonce = (await call('POST', '/api/operator/session/nonce', {})).json
+    const message = createSiweMessage({
+      domain: nonce.domain,
+      address: operatorAccount.address,
+      uri: nonce.uri,
+      version: '1',
+      chainId: 8453,
+      nonce: nonce.nonce,
+      issuedAt: new Date(),
+    })
+    const signedIn = await fetch(`${venue.url}/api/operator/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message, signature: await operatorAccount.signMessage({ message }) }),
+    })
+    expect(signedIn.status).toBe(200)
+    const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0]!
+    expect((await erase(g.ownerId, { cookie: 'venue_operator=not-a-session' })).status).toBe(401)
+    expect((await erase(g.ownerId, { cookie, origin: 'https://elsewhere.example' })).json).toEqual({
+      error: 'cross-site request refused',
+    })
+    expect((await erase(g.ownerId, { cookie })).json).toMatchObject({ erased: true })
     expect((await erase(d.ownerId, bearer(agentOfD.credential))).json).toMatchObject({
       erased: true,
     })
-    expect(await sql(`SELECT id FROM owners WHERE id = ANY($1)`, [[c.ownerId, d.ownerId]])).toEqual(
-      [],
-    )
+    expect(
+      await sql(`SELECT id FROM owners WHERE id = ANY($1)`, [[c.ownerId, d.ownerId, g.ownerId]]),
+    ).toEqual([])
     expect(
       await sql(`SELECT id FROM agent_endpoints WHERE id = $1`, [agentOfD.endpointId]),
     ).toEqual([])
     // The erasures are recorded without the owners' ids.
     expect(
-      await sql(`SELECT detail FROM events WHERE kind = 'owner_erased' ORDER BY id DESC LIMIT 2`),
-    ).toEqual([{ detail: { by: 'agent' } }, { detail: { by: 'operator' } }])
+      await sql(`SELECT detail FROM events WHERE kind = 'owner_erased' ORDER BY id DESC LIMIT 3`),
+    ).toEqual([
+      { detail: { by: 'agent' } },
+      { detail: { by: 'operator', operator: operatorAccount.address.toLowerCase() } },
+      { detail: { by: 'operator', operator: 'token' } },
+    ])
     // Agents read the route and what it removes in the skill and the full text.
     for (const path of ['/skill', '/llms-full.txt']) {
       const text = (await call('GET', path)).text
