@@ -191,7 +191,12 @@ export const turns = pgTable(
     reason: text('reason'),
     createdAt: at('created_at').notNull().defaultNow(),
   },
-  (table) => [index('turns_published').on(table.id).where(sql`status = 'published'`)],
+  (table) => [
+    index('turns_published').on(table.id).where(sql`status = 'published'`),
+    // The console counts and lists what waits for review without reading every turn.
+    index('turns_held').on(table.id).where(sql`status = 'held'`),
+    index('turns_blocked').on(table.id).where(sql`status = 'blocked'`),
+  ],
 )
 
 export const posts = pgTable(
@@ -210,6 +215,7 @@ export const posts = pgTable(
   },
   (table) => [
     index('posts_board').on(table.board, table.id).where(sql`status = 'published'`),
+    index('posts_held').on(table.id).where(sql`status = 'held'`),
     index('posts_featured')
       .on(table.board, table.featuredUntil)
       .where(sql`featured_until IS NOT NULL`),
