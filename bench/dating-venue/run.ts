@@ -2,7 +2,8 @@
 // the other, each in its own process (the embedding model and usearch must
 // not share one): the whole match beat on PostgreSQL, the pairing alone with
 // approximate-vs-exact agreement, the embedding worker pool, and the live
-// floor's event streams, and a paid compatibility report end to end.
+// floor's event streams, a paid compatibility report end to end, chat answers
+// per second, and the operator console's snapshot at scale.
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
@@ -15,6 +16,7 @@ for (const script of [
   'floor-bench.ts',
   'report-bench.ts',
   'chat-bench.ts',
+  'admin-bench.ts',
 ]) {
   process.stdout.write(`\n## ${script}\n`)
   const run = spawnSync(process.execPath, ['--import', 'tsx', `${here}${script}`], {
