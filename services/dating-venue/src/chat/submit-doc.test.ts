@@ -496,7 +496,7 @@ describe.each(testBackends(TEST_DATABASE_URL))(
       })
       expect(
         await count(
-          `SELECT count(*)::int AS n FROM events WHERE kind = 'review_rejected' AND (detail->>'personaId')::int = $1`,
+          `SELECT count(*)::int AS n FROM events WHERE kind = 'review_rejected' AND (detail->>'personaId')::int = $1 AND detail->>'operator' = 'token'`,
           [personaId],
         ),
       ).toBe(1)
@@ -521,7 +521,7 @@ describe.each(testBackends(TEST_DATABASE_URL))(
       expect((await me(first.cookie)).review.status).toBe('admitted')
       expect(
         await count(
-          `SELECT count(*)::int AS n FROM events WHERE kind = 'review_approved' AND (detail->>'personaId')::int = $1`,
+          `SELECT count(*)::int AS n FROM events WHERE kind = 'review_approved' AND (detail->>'personaId')::int = $1 AND detail->>'operator' = 'token'`,
           [one],
         ),
       ).toBe(1)

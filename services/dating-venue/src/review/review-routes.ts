@@ -1,6 +1,6 @@
 import { ApiError, type App, errors, json, jsonRoute, RowId, SafeText } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
-import { requireOperator } from '../console/operator-guard.ts'
+import { operatorOf, requireOperator } from '../console/operator-guard.ts'
 import type { VenueDeps } from '../deps.ts'
 import { SECURITY } from '../openapi.ts'
 import { REVIEW_ERRORS, reviewPersona } from './review.ts'
@@ -60,7 +60,7 @@ export const registerReviewRoutes = (app: App, deps: VenueDeps) => {
       },
     }),
     async (c, body) => {
-      const outcome = await reviewPersona(deps, body)
+      const outcome = await reviewPersona(deps, { ...body, operator: operatorOf(c) })
       if (outcome.ok) return c.json(outcome.answer, 200)
       const { ok: _, status, error, ...extras } = outcome
       throw new ApiError(status, error, extras)

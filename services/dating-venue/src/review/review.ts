@@ -19,6 +19,8 @@ export type ReviewParameters = {
   personaId: number
   decision: 'approve' | 'reject'
   reason?: string | undefined
+  /** Who decided (a console wallet, or `token`): named in the event. */
+  operator: string
 }
 
 export type ReviewAnswer = {
@@ -43,7 +45,7 @@ export type ReviewOutcome =
  */
 export const reviewPersona = async (
   deps: VenueDeps,
-  { personaId, decision, reason }: ReviewParameters,
+  { personaId, decision, reason, operator }: ReviewParameters,
 ): Promise<ReviewOutcome> => {
   const { db } = deps.database
   const [persona] = await db
@@ -56,7 +58,7 @@ export const reviewPersona = async (
 
   if (decision === 'reject') {
     const recorded = `rejected on review: ${reason ?? 'no reason given'}`
-    return settle(deps, personaId, { status: 'rejected', reason: recorded }, () => ({
+    return settle(deps, { personaId, operator }, { status: 'rejected', reason: recorded }, () => ({
       personaId,
       decision,
       status: 'rejected',
@@ -68,13 +70,18 @@ export const reviewPersona = async (
   const verdict = await runChaperone(deps, persona.heart as Heart)
   if (verdict.unavailable) return { ok: false, status: 503, error: REVIEW_ERRORS.safetyUnavailable }
   if (verdict.verdict !== 'allow')
-    return settle(deps, personaId, { status: 'rejected', reason: verdict.reason }, () => ({
-      personaId,
-      decision,
-      status: 'rejected',
-      admitted: false,
-      reason: verdict.reason,
-    }))
+    return settle(
+      deps,
+      { personaId, operator },
+      { status: 'rejected', reason: verdict.reason },
+      () => ({
+        personaId,
+        decision,
+        status: 'rejected',
+        admitted: false,
+        reason: verdict.reason,
+      }),
+    )
 
   const outcome = await db.transaction(async (tx) => {
     // The conditional UPDATE is the lock: of two reviews of one persona, only one moves it.
@@ -83,7 +90,7 @@ export const reviewPersona = async (
     if (seated) await admitPersona(tx, personaId)
     await tx.insert(events).values({
       kind: 'review_approved',
-      detail: { personaId, admitted: seated, ...(reason ? { reason } : {}) },
+      detail: { personaId, operator, admitted: seated, ...(reason ? { reason } : {}) },
     })
     return seated
   })
@@ -121,7 +128,7 @@ const currentStatus = async (deps: VenueDeps, personaId: number) =>
 /** A rejection (the operator's or the chaperone's), with its event; 409 when another review won. */
 const settle = async (
   deps: VenueDeps,
-  personaId: number,
+  { personaId, operator }: { personaId: number; operator: string },
   outcome: { status: 'rejected'; reason: string },
   answer: () => ReviewAnswer,
 ): Promise<ReviewOutcome> => {
@@ -129,7 +136,7 @@ const settle = async (
     if (!(await settleReview(tx, personaId, outcome))) return false
     await tx
       .insert(events)
-      .values({ kind: 'review_rejected', detail: { personaId, reason: outcome.reason } })
+      .values({ kind: 'review_rejected', detail: { personaId, operator, reason: outcome.reason } })
     return true
   })
   if (!moved) return notHeld(await currentStatus(deps, personaId))
