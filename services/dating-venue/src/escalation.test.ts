@@ -10,7 +10,7 @@ import {
   type LocalIdp,
   type LocalIssuer,
   signWebhookBody,
-} from './identity/index.ts'
+} from './identity/testing/index.ts'
 import type { Venue } from './start.ts'
 import { createAgent, createOwner, HEART } from './test-helpers.ts'
 import { launchTestBrowser } from './testing/launch-test-browser.ts'

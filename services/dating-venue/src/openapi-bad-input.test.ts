@@ -9,7 +9,7 @@ import {
   type LocalIdp,
   type LocalIssuer,
   signWebhookBody,
-} from './identity/index.ts'
+} from './identity/testing/index.ts'
 import type { Venue } from './start.ts'
 import { createAgent, createOwner, HEART, uniqueHandle } from './test-helpers.ts'
 import { type ChatStandIn, startChatStandIn } from './testing/chat-stand-in.ts'

@@ -1,58 +1,109 @@
-import type { App } from '@agents/service-kit'
-import { ApiError, readJsonBody, SafeText } from '@agents/service-kit'
-import { z } from '@hono/zod-openapi'
+import {
+  ApiError,
+  type App,
+  document,
+  errors,
+  json,
+  parseInput,
+  readJsonBody,
+} from '@agents/service-kit'
+import { requireOperator } from '../console/operator-guard.ts'
 import type { VenueDeps } from '../deps.ts'
+import { answerOf } from '../http/refusal.ts'
 import { runBeat } from '../matchmaking/beat.ts'
-import { documentRoute, jsonRequest, jsonResponses, SECURITY } from '../openapi.ts'
-import { requireOperator } from './admin-auth.ts'
+import { SECURITY } from '../openapi.ts'
+import { ADMIN_ERRORS } from './admin-errors.ts'
+import {
+  BeatBody,
+  BeatResult,
+  BrokerBody,
+  Brokered,
+  SettingStored,
+  SettingsBody,
+  SettingsInput,
+} from './admin-schemas.ts'
+import { brokerIntroduction } from './broker.ts'
 
-// Documented shapes; the handlers check them with the messages the spec names.
-const BeatBody = z
-  .object({ cycleId: SafeText.regex(/^[\w:.-]{1,80}$/).optional() })
-  .openapi('Beat', { description: 'optional; an empty body runs a fresh cycle' })
-const SettingsBody = z
-  .object({
-    key: z.enum(['cap', 'venue_open']),
-    value: z.union([SafeText, z.number().int(), z.boolean()]),
-  })
-  .openapi('Setting')
+const OPERATOR_ERRORS = {
+  401: ADMIN_ERRORS.operatorRequired,
+  403: ADMIN_ERRORS.operatorNotRecognised,
+  404: `${ADMIN_ERRORS.noConsole} (no VENUE_ADMIN_TOKEN or operator wallet configured)`,
+  415: 'not JSON (no body and no Content-Type reads as {})',
+}
 
-/** The operator console's actions (more join in later issues: beat, broker). */
+/**
+ * The operator console's actions: a beat now, a setting, brokering an
+ * introduction. Bodies are read with `readJsonBody` (no body and no type
+ * reads as `{}`, which the beat needs) and checked by their schemas.
+ */
 export const registerAdminRoutes = (app: App, deps: VenueDeps) => {
-  const operator = requireOperator(deps.adminToken)
-  app.use('/admin/*', operator)
-  app.use('/admin', operator)
-  const beatPath = documentRoute(app, {
+  // The one operator guard, passed with each route: it holds whatever was registered before
+  // (an `app.use('/admin/*')` registered after a route never runs for it).
+  const operator = requireOperator(deps)
+
+  const beatPath = document(app, {
     method: 'post',
     path: '/admin/actions/beat',
     summary: 'Runs a match beat now',
     security: SECURITY.operator,
-    request: { body: jsonRequest(BeatBody) },
-    responses: jsonResponses({ 409: 'a beat is running' }),
+    request: { body: json(BeatBody, 'optional cycle id') },
+    responses: {
+      200: json(BeatResult, 'the beat ran'),
+      ...errors({
+        400: ADMIN_ERRORS.badCycleId,
+        ...OPERATOR_ERRORS,
+        409: ADMIN_ERRORS.beatRunning,
+      }),
+    },
   })
-  app.post(beatPath, async (c) => {
-    const body = await readJsonBody(c)
-    const given = (body as { cycleId?: unknown } | null)?.cycleId
-    if (given !== undefined && (typeof given !== 'string' || !/^[\w:.-]{1,80}$/.test(given)))
-      throw new ApiError(400, 'cycleId must be 1-80 characters of letters, digits, _ : . -')
-    const cycleId = given as string | undefined
+  app.post(beatPath, operator, async (c) => {
+    const { cycleId } = parseInput(BeatBody, await readJsonBody(c), ADMIN_ERRORS.badCycleId)
     const result = await runBeat(deps, cycleId ? { cycleId } : {})
-    if (!result.ran) throw new ApiError(409, 'a beat is running; try again when it ends')
+    if (!result.ran) throw new ApiError(409, ADMIN_ERRORS.beatRunning)
     return c.json(result.value)
   })
-  const settingsPath = documentRoute(app, {
+
+  const settingsPath = document(app, {
     method: 'post',
     path: '/admin/actions/settings',
     summary: 'Sets an operator setting (cap, venue_open)',
     security: SECURITY.operator,
-    request: { body: jsonRequest(SettingsBody) },
-    responses: jsonResponses(),
+    request: { body: json(SettingsBody, 'the setting') },
+    responses: {
+      200: json(SettingStored, 'stored'),
+      ...errors({
+        400: `${ADMIN_ERRORS.keyNotAllowed} (with \`allowed\`), ${ADMIN_ERRORS.valueRequired}, or invalid value for <key>`,
+        ...OPERATOR_ERRORS,
+      }),
+    },
   })
-  app.post(settingsPath, async (c) => {
-    const body = (await readJsonBody(c)) as { key?: unknown; value?: unknown } | null
-    if (typeof body !== 'object' || body === null || typeof body.key !== 'string')
-      throw new ApiError(400, 'key not allowed')
-    const value = await deps.settings.set(body.key, body.value)
-    return c.json({ ok: true, key: body.key, value })
+  app.post(settingsPath, operator, async (c) => {
+    const { key, value } = parseInput(
+      SettingsInput,
+      await readJsonBody(c),
+      ADMIN_ERRORS.keyNotAllowed,
+    )
+    return c.json({ ok: true, key, value: await deps.settings.set(key, value) })
+  })
+
+  const brokerPath = document(app, {
+    method: 'post',
+    path: '/admin/actions/broker',
+    summary: 'The operator moves a committed couple to brokered',
+    security: SECURITY.operator,
+    request: { body: json(BrokerBody, 'the couple') },
+    responses: {
+      200: json(Brokered, 'brokered; intro_brokered recorded'),
+      ...errors({
+        400: ADMIN_ERRORS.coupleIdRequired,
+        ...OPERATOR_ERRORS,
+        404: `${ADMIN_ERRORS.noSuchCouple} (or no console)`,
+        409: ADMIN_ERRORS.notCommitted('<state>'),
+      }),
+    },
+  })
+  app.post(brokerPath, operator, async (c) => {
+    const body = parseInput(BrokerBody, await readJsonBody(c), ADMIN_ERRORS.coupleIdRequired)
+    return c.json(answerOf(await brokerIntroduction(deps, body)))
   })
 }

@@ -1,71 +1,122 @@
-import { type App, jsonRoute, parseInput, RowIdParam } from '@agents/service-kit'
-import { z } from '@hono/zod-openapi'
+import { type App, document, errors, json, jsonRoute, parseInput } from '@agents/service-kit'
+import { createRoute } from '@hono/zod-openapi'
+import { credentialOf, requireCredential } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
-import { documentRoute, jsonResponses, postRoute, SECURITY } from '../openapi.ts'
+import { paramsFirst, queryFirst } from '../http/params-first.ts'
+import { answerOf } from '../http/refusal.ts'
+import { SECURITY } from '../openapi.ts'
+import { COUPLE_ERRORS } from './couple-errors.ts'
 import {
   CoupleParams,
-  coupleIdOf,
-  postTurn,
-  readCouple,
+  CoupleReadQuery,
+  CoupleView,
+  TurnBlocked,
   TurnBody,
+  TurnHeld,
+  TurnPublished,
   WithdrawBody,
-  withdraw,
-} from './couples.ts'
+  Withdrawn,
+} from './couple-schemas.ts'
+import { postTurn, readCouple, withdraw } from './couples.ts'
 
-const CoupleReadQuery = z.object({ personaId: RowIdParam })
+const CREDENTIAL_ERRORS = {
+  401: `credential required: ${COUPLE_ERRORS.actingFor}`,
+  403: `credential not recognised, ${COUPLE_ERRORS.notThisPersona}, or ${COUPLE_ERRORS.personaNotInCouple}`,
+}
 
 /** Courtship: turns, withdrawal, reading a couple. */
 export const registerCoupleRoutes = (app: App, deps: VenueDeps) => {
+  const credential = requireCredential(deps, COUPLE_ERRORS.actingFor)
+  const coupleId = paramsFirst(CoupleParams, COUPLE_ERRORS.badCoupleId)
+  const personaIdFirst = queryFirst(CoupleReadQuery, COUPLE_ERRORS.personaIdRequired)
+
   jsonRoute(
     app,
-    postRoute(
-      '/api/couples/{id}/turns',
-      'A courtship turn for your persona (alternating, safety-checked)',
-      TurnBody,
-      { params: CoupleParams, security: SECURITY.credential },
-    ),
-    async (c, body) => {
-      const answer = await postTurn(
-        deps,
-        coupleIdOf(c.req.param('id')),
-        body,
-        c.req.header('authorization'),
+    createRoute({
+      method: 'post',
+      path: '/api/couples/{id}/turns',
+      summary: 'A courtship turn for your persona (alternating, safety-checked)',
+      security: SECURITY.credential,
+      request: { params: CoupleParams, body: json(TurnBody, 'the turn') },
+      responses: {
+        201: json(TurnPublished, 'published'),
+        202: json(TurnHeld, 'held by the safety check (not served)'),
+        422: json(TurnBlocked, 'blocked by the safety check'),
+        ...errors({
+          400: `${COUPLE_ERRORS.invalidTurn}, or ${COUPLE_ERRORS.badCoupleId}`,
+          ...CREDENTIAL_ERRORS,
+          404: COUPLE_ERRORS.noSuchCouple,
+          409: `${COUPLE_ERRORS.coupleIs('withdrawn')} (or held, brokered), or ${COUPLE_ERRORS.waitForPartner}`,
+          415: 'not JSON',
+          503: COUPLE_ERRORS.checkUnavailable,
+        }),
+      },
+    }),
+    async (c, body, { params }) => {
+      const turn = answerOf(
+        await postTurn(deps, { actor: credentialOf(c), coupleId: params.id, body }),
       )
-      return c.json(answer.body, answer.status)
+      return turn.status === 'published' ? c.json(turn, 201) : c.json(turn, 202)
     },
-    { validationMessage: 'invalid turn', paramsMessage: 'bad couple id' },
+    {
+      validationMessage: COUPLE_ERRORS.invalidTurn,
+      paramsMessage: COUPLE_ERRORS.badCoupleId,
+      middleware: [coupleId, credential],
+    },
   )
+
   jsonRoute(
     app,
-    postRoute(
-      '/api/couples/{id}/withdraw',
-      'End the courtship; both personas are free again',
-      WithdrawBody,
-      { params: CoupleParams, security: SECURITY.credential },
-    ),
-    async (c, body) =>
-      c.json(
-        await withdraw(deps, coupleIdOf(c.req.param('id')), body, c.req.header('authorization')),
-      ),
-    { validationMessage: 'invalid withdraw', paramsMessage: 'bad couple id' },
+    createRoute({
+      method: 'post',
+      path: '/api/couples/{id}/withdraw',
+      summary: 'End the courtship; both personas are free again',
+      security: SECURITY.credential,
+      request: { params: CoupleParams, body: json(WithdrawBody, 'the persona withdrawing') },
+      responses: {
+        200: json(Withdrawn, 'withdrawn'),
+        ...errors({
+          400: `${COUPLE_ERRORS.invalidWithdraw}, or ${COUPLE_ERRORS.badCoupleId}`,
+          ...CREDENTIAL_ERRORS,
+          404: COUPLE_ERRORS.noSuchCouple,
+          409: COUPLE_ERRORS.alreadyEnded,
+          415: 'not JSON',
+        }),
+      },
+    }),
+    async (c, body, { params }) =>
+      c.json(answerOf(await withdraw(deps, { actor: credentialOf(c), coupleId: params.id, body }))),
+    {
+      validationMessage: COUPLE_ERRORS.invalidWithdraw,
+      paramsMessage: COUPLE_ERRORS.badCoupleId,
+      middleware: [coupleId, credential],
+    },
   )
-  const couplePath = documentRoute(app, {
+
+  const couplePath = document(app, {
     method: 'get',
     path: '/api/couples/{id}',
     summary: 'A couple as its own personas see it: handles, state, published turns',
     security: SECURITY.credential,
     request: { params: CoupleParams, query: CoupleReadQuery },
-    responses: jsonResponses({ 403: 'not your persona', 404: 'no such couple' }),
+    responses: {
+      200: json(CoupleView, 'the couple'),
+      ...errors({
+        400: `${COUPLE_ERRORS.personaIdRequired}, or ${COUPLE_ERRORS.badCoupleId}`,
+        ...CREDENTIAL_ERRORS,
+        404: COUPLE_ERRORS.noSuchCouple,
+      }),
+    },
   })
-  app.get(couplePath, async (c) => {
-    const { personaId } = parseInput(CoupleReadQuery, c.req.query(), 'personaId required')
+  app.get(couplePath, personaIdFirst, coupleId, credential, async (c) => {
+    const { personaId } = parseInput(
+      CoupleReadQuery,
+      c.req.query(),
+      COUPLE_ERRORS.personaIdRequired,
+    )
+    const { id } = parseInput(CoupleParams, c.req.param(), COUPLE_ERRORS.badCoupleId)
     return c.json(
-      await readCouple(
-        deps,
-        coupleIdOf(c.req.param('id')),
-        personaId,
-        c.req.header('authorization'),
-      ),
+      answerOf(await readCouple(deps, { actor: credentialOf(c), coupleId: id, personaId })),
     )
   })
 }

@@ -1,54 +1,41 @@
-import { ApiError, RowId, RowIdParam, SafeText } from '@agents/service-kit'
-import { z } from '@hono/zod-openapi'
+import { rowsOf } from '@agents/service-kit/db'
 import { and, asc, eq, sql } from 'drizzle-orm'
-import { authenticate, requirePersona } from '../credentials/actors.ts'
-import { couples, courtshipSeats, personas, turns } from '../db/schema.ts'
+import { type Actor, ownerIdOf } from '../credentials/actors.ts'
+import { couples, personas, turns } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
+import { type Refusal, Refused, refusal, returnRefusal } from '../http/refusal.ts'
+import { COUPLE_ERRORS } from './couple-errors.ts'
+import type { TurnBody, WithdrawBody } from './couple-schemas.ts'
+import { COURTING_STATES, type CoupleState, withdrawCouple } from './couple-state.ts'
 
-export const TURN_MAX_CHARS = 2000
+const courting = (state: string | undefined) =>
+  state !== undefined && (COURTING_STATES as readonly string[]).includes(state)
 
-export const TurnBody = z
-  .object({
-    personaId: RowId,
-    body: SafeText.trim().min(1).max(TURN_MAX_CHARS),
-  })
-  .strict()
-  .openapi('CourtshipTurn')
+/** The agent bound to the persona, or the owner it belongs to. */
+const speaksFor = (actor: Actor, persona: { id: number; ownerId: number | null }) =>
+  (actor.kind === 'agent' && actor.endpoint.personaId === persona.id) ||
+  (persona.ownerId !== null && actor.kind === 'owner' && ownerIdOf(actor) === persona.ownerId)
 
-export const WithdrawBody = z.object({ personaId: RowId }).strict().openapi('Withdraw')
-
-/** `:id` of the couple routes, as documented. */
-export const CoupleParams = z.object({
-  id: RowIdParam.openapi({ param: { name: 'id', in: 'path' }, example: 1 }),
-})
-
-/** A couple id from a path: digits naming a possible row (1 to 2^31 - 1), else 400 `bad couple id`. */
-export const coupleIdOf = (raw: string | undefined) => {
-  const parsed = RowIdParam.safeParse(raw)
-  if (!raw || !/^\d+$/.test(raw) || !parsed.success) throw new ApiError(400, 'bad couple id')
-  return parsed.data
-}
-
-/** The couple and the persona of it the caller speaks for: 404, 403 (not theirs or not in it). */
+/** The couple and the persona of it the actor speaks for: 404, 403 (not in it, or not theirs). */
 const coupleForPersona = async (
   deps: VenueDeps,
-  coupleId: number,
-  personaId: number,
-  authorization: string | undefined,
+  { actor, coupleId, personaId }: { actor: Actor; coupleId: number; personaId: number },
 ) => {
-  const actor = await authenticate(
-    deps.database,
-    authorization,
-    'acting for a persona of this couple',
-  )
   const [couple] = await deps.database.db.select().from(couples).where(eq(couples.id, coupleId))
-  if (!couple) throw new ApiError(404, 'no such couple')
+  if (!couple) return refusal(404, COUPLE_ERRORS.noSuchCouple)
   if (couple.personaA !== personaId && couple.personaB !== personaId)
-    throw new ApiError(403, 'persona not in this couple')
+    return refusal(403, COUPLE_ERRORS.personaNotInCouple)
   const [persona] = await deps.database.db.select().from(personas).where(eq(personas.id, personaId))
-  requirePersona(actor, persona!)
-  return { couple, persona: persona! }
+  if (!persona || !speaksFor(actor, persona)) return refusal(403, COUPLE_ERRORS.notThisPersona)
+  return { ok: true as const, couple, persona }
 }
+
+export type PostTurnParameters = { actor: Actor; coupleId: number; body: TurnBody }
+
+export type PostTurnReturnType =
+  | { id: number; status: 'published' }
+  | { id: number; status: 'held'; reason: string }
+  | Refusal
 
 /**
  * A courtship turn. The safety check runs first (it may be slow and must
@@ -59,78 +46,71 @@ const coupleForPersona = async (
  */
 export const postTurn = async (
   deps: VenueDeps,
-  coupleId: number,
-  body: z.infer<typeof TurnBody>,
-  authorization: string | undefined,
-) => {
-  const { couple, persona } = await coupleForPersona(deps, coupleId, body.personaId, authorization)
-  if (couple.state !== 'courting' && couple.state !== 'committed')
-    throw new ApiError(409, `couple is ${couple.state}`)
+  { actor, coupleId, body }: PostTurnParameters,
+): Promise<PostTurnReturnType> => {
+  const found = await coupleForPersona(deps, { actor, coupleId, personaId: body.personaId })
+  if (!found.ok) return found
+  const { couple, persona } = found
+  if (!courting(couple.state)) return refusal(409, COUPLE_ERRORS.coupleIs(couple.state))
   const verdict = await deps.safety(body.body, { kind: 'turn' })
-  if (verdict.unavailable)
-    throw new ApiError(503, 'safety check unavailable: nothing was published; retry later')
+  if (verdict.unavailable) return refusal(503, COUPLE_ERRORS.checkUnavailable)
   if (verdict.verdict === 'block')
-    throw new ApiError(422, 'turn blocked', { reason: verdict.reason })
+    return refusal(422, COUPLE_ERRORS.turnBlocked, { reason: verdict.reason })
   const status = verdict.verdict === 'allow' ? ('published' as const) : ('held' as const)
-  return deps.database.db.transaction(async (tx) => {
-    const locked = await tx.execute(
-      sql`SELECT state FROM couples WHERE id = ${coupleId} FOR UPDATE`,
-    )
-    const state = (locked as unknown as { rows: Array<{ state: string }> }).rows[0]?.state
-    if (state !== 'courting' && state !== 'committed') throw new ApiError(409, `couple is ${state}`)
-    const [last] = await tx
-      .select({ personaId: turns.personaId })
-      .from(turns)
-      .where(and(eq(turns.coupleId, coupleId), sql`${turns.personaId} IS NOT NULL`))
-      .orderBy(sql`${turns.id} DESC`)
-      .limit(1)
-    if (last?.personaId === persona.id)
-      throw new ApiError(409, 'wait for your partner: the same persona never writes twice in a row')
-    const [turn] = await tx
-      .insert(turns)
-      .values({
-        coupleId,
-        personaId: persona.id,
-        author: persona.handle,
-        body: body.body,
-        status,
-        reason: status === 'held' ? verdict.reason : null,
-      })
-      .returning({ id: turns.id })
-    return status === 'published'
-      ? { status: 201 as const, body: { id: turn!.id, status } }
-      : { status: 202 as const, body: { id: turn!.id, status, reason: verdict.reason } }
-  })
+  return returnRefusal(() =>
+    deps.database.db.transaction(async (tx) => {
+      const locked = await tx.execute(
+        sql`SELECT state FROM couples WHERE id = ${coupleId} FOR UPDATE`,
+      )
+      const state = rowsOf<{ state: CoupleState }>(locked)[0]?.state
+      if (!courting(state)) throw new Refused(refusal(409, COUPLE_ERRORS.coupleIs(state)))
+      const [last] = await tx
+        .select({ personaId: turns.personaId })
+        .from(turns)
+        .where(and(eq(turns.coupleId, coupleId), sql`${turns.personaId} IS NOT NULL`))
+        .orderBy(sql`${turns.id} DESC`)
+        .limit(1)
+      if (last?.personaId === persona.id)
+        throw new Refused(refusal(409, COUPLE_ERRORS.waitForPartner))
+      const [turn] = await tx
+        .insert(turns)
+        .values({
+          coupleId,
+          personaId: persona.id,
+          author: persona.handle,
+          body: body.body,
+          status,
+          reason: status === 'held' ? verdict.reason : null,
+        })
+        .returning({ id: turns.id })
+      return status === 'published'
+        ? { id: turn!.id, status }
+        : { id: turn!.id, status, reason: verdict.reason }
+    }),
+  )
 }
 
+export type WithdrawParameters = { actor: Actor; coupleId: number; body: WithdrawBody }
+
 /** Either side ends the courtship; both personas are free for later beats. */
-export const withdraw = async (
-  deps: VenueDeps,
-  coupleId: number,
-  body: z.infer<typeof WithdrawBody>,
-  authorization: string | undefined,
-) => {
-  await coupleForPersona(deps, coupleId, body.personaId, authorization)
-  return deps.database.db.transaction(async (tx) => {
-    const [ended] = await tx
-      .update(couples)
-      .set({ state: 'withdrawn', endedAt: new Date() })
-      .where(and(eq(couples.id, coupleId), sql`${couples.state} IN ('courting', 'committed')`))
-      .returning({ id: couples.id })
-    if (!ended) throw new ApiError(409, 'the courtship has already ended')
-    await tx.delete(courtshipSeats).where(eq(courtshipSeats.coupleId, coupleId))
-    return { ok: true, coupleId, state: 'withdrawn' as const }
-  })
+export const withdraw = async (deps: VenueDeps, { actor, coupleId, body }: WithdrawParameters) => {
+  const found = await coupleForPersona(deps, { actor, coupleId, personaId: body.personaId })
+  if (!found.ok) return found
+  const ended = await deps.database.db.transaction((tx) => withdrawCouple(tx, coupleId))
+  if (!ended) return refusal(409, COUPLE_ERRORS.alreadyEnded)
+  return { ok: true as const, coupleId, state: 'withdrawn' as const }
 }
+
+export type ReadCoupleParameters = { actor: Actor; coupleId: number; personaId: number }
 
 /** The couple as its own personas see it: both handles, its state and its published turns. */
 export const readCouple = async (
   deps: VenueDeps,
-  coupleId: number,
-  personaId: number,
-  authorization: string | undefined,
+  { actor, coupleId, personaId }: ReadCoupleParameters,
 ) => {
-  const { couple } = await coupleForPersona(deps, coupleId, personaId, authorization)
+  const found = await coupleForPersona(deps, { actor, coupleId, personaId })
+  if (!found.ok) return found
+  const { couple } = found
   const members = await deps.database.db
     .select({ id: personas.id, handle: personas.handle })
     .from(personas)

@@ -1,10 +1,13 @@
-import { ApiError, parseInput } from '@agents/service-kit'
-import { and, count, eq, sql } from 'drizzle-orm'
-import { authenticate, ownerIdOf } from '../credentials/actors.ts'
-import { couples, events, introConsents } from '../db/schema.ts'
+import { count, eq } from 'drizzle-orm'
+import { commitCouple } from '../couples/couple-state.ts'
+import { type Actor, ownerIdOf } from '../credentials/actors.ts'
+import { introConsents } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
+import { refusal } from '../http/refusal.ts'
 import { coupleOwners } from './couple-owners.ts'
-import { OwnerRef } from './escalation-schemas.ts'
+import { ESCALATION_ERRORS } from './escalation-errors.ts'
+
+export type GiveIntroConsentParameters = { actor: Actor; coupleId: number; ownerId: number }
 
 /**
  * POST /api/couples/:id/intro-consent: the owner (by its credential) agrees
@@ -14,19 +17,16 @@ import { OwnerRef } from './escalation-schemas.ts'
  */
 export const giveIntroConsent = async (
   deps: VenueDeps,
-  coupleId: number,
-  body: unknown,
-  authorization: string | undefined,
+  { actor, coupleId, ownerId }: GiveIntroConsentParameters,
 ) => {
-  const { ownerId } = parseInput(OwnerRef, body, 'ownerId required')
-  const actor = await authenticate(deps.database, authorization, 'consenting for an owner')
-  if (ownerIdOf(actor) !== ownerId)
-    throw new ApiError(403, 'credential does not act for this owner')
-  const { couple, members } = await coupleOwners(deps, coupleId)
+  if (ownerIdOf(actor) !== ownerId) return refusal(403, ESCALATION_ERRORS.notThisOwner)
+  const found = await coupleOwners(deps, coupleId)
+  if (!found.ok) return found
+  const { couple, members } = found
   if (!members.some((member) => member.ownerId === ownerId))
-    throw new ApiError(403, 'owner not in this couple')
+    return refusal(403, ESCALATION_ERRORS.ownerNotInCouple)
   if (couple.state !== 'courting' && couple.state !== 'committed')
-    throw new ApiError(409, `couple is ${couple.state}`)
+    return refusal(409, ESCALATION_ERRORS.coupleIs(couple.state))
   return deps.database.db.transaction(async (tx) => {
     await tx.insert(introConsents).values({ coupleId, ownerId }).onConflictDoNothing()
     const [{ n } = { n: 0 }] = await tx
@@ -35,17 +35,7 @@ export const giveIntroConsent = async (
       .where(eq(introConsents.coupleId, coupleId))
     const distinctOwners = new Set(members.map((m) => m.ownerId).filter((id) => id !== null)).size
     const both = n >= 2 || (distinctOwners === 1 && n >= 1)
-    if (both) {
-      const [committed] = await tx
-        .update(couples)
-        .set({ state: 'committed' })
-        .where(and(eq(couples.id, coupleId), eq(couples.state, 'courting')))
-        .returning({ id: couples.id })
-      if (committed)
-        await tx
-          .insert(events)
-          .values({ kind: 'intro_ready', detail: sql`${JSON.stringify({ coupleId })}::jsonb` })
-    }
+    if (both) await commitCouple(tx, coupleId)
     return { consented: true as const, both }
   })
 }

@@ -1,25 +1,21 @@
-import { ApiError } from '@agents/service-kit'
 import { eq, inArray } from 'drizzle-orm'
-import { coupleIdOf } from '../couples/couples.ts'
 import { couples, owners, personas } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
-
-/** `:coupleId` from a path: a positive integer an id column can hold, else 400 `bad couple id`. */
-export const parseCoupleId = coupleIdOf
+import { refusal } from '../http/refusal.ts'
+import { ESCALATION_ERRORS } from './escalation-errors.ts'
 
 /**
- * A couple and the owners of its two personas. 404 `no such couple` for an
- * unknown couple; `couple/owners not found` (404) when a persona has no
- * owner, for the routes whose spec rows say so.
+ * A couple and the owners of its two personas, or a 404 refusal: `no such
+ * couple`, or `couple/owners not found` for the routes whose spec rows say so.
  */
 export const coupleOwners = async (
   deps: VenueDeps,
   coupleId: number,
-  { missing = 'no such couple' }: { missing?: string } = {},
+  { missing = ESCALATION_ERRORS.noSuchCouple }: { missing?: string } = {},
 ) => {
   const { db } = deps.database
   const [couple] = await db.select().from(couples).where(eq(couples.id, coupleId))
-  if (!couple) throw new ApiError(404, missing)
+  if (!couple) return refusal(404, missing)
   const members = await db
     .select({ personaId: personas.id, ownerId: personas.ownerId })
     .from(personas)
@@ -30,5 +26,5 @@ export const coupleOwners = async (
   const rows = ownerIds.length
     ? await db.select().from(owners).where(inArray(owners.id, ownerIds))
     : []
-  return { couple, members, owners: rows }
+  return { ok: true as const, couple, members, owners: rows }
 }

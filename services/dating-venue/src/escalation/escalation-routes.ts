@@ -1,94 +1,168 @@
 import { randomBytes } from 'node:crypto'
-import { ApiError, type App, isJsonMediaType, readJsonBody, SafeText } from '@agents/service-kit'
-import { z } from '@hono/zod-openapi'
-import { CoupleParams } from '../couples/couples.ts'
+import {
+  ApiError,
+  type App,
+  document,
+  errors,
+  json,
+  jsonRoute,
+  parseInput,
+  SafeText,
+} from '@agents/service-kit'
+import { createRoute, z } from '@hono/zod-openapi'
+import { CoupleIdParams, CoupleParams } from '../couples/couple-schemas.ts'
+import {
+  credentialOf,
+  humanOf,
+  requireCredential,
+  requireHuman,
+  signedInHuman,
+} from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
-import { registerIdentityDonePage } from '../identity/identity-done-route.ts'
-import { WebhookBody } from '../identity/webhook.ts'
-import { documentRoute, jsonRequest, jsonResponses, SECURITY } from '../openapi.ts'
-import { claimInvite, newIdentitySession } from './claim.ts'
+import { paramsFirst } from '../http/params-first.ts'
+import { answerOf } from '../http/refusal.ts'
+import { SECURITY } from '../openapi.ts'
+import { claimInvite } from './claim.ts'
 import { claimPage } from './claim-page.ts'
 import { giveIntroConsent } from './consent.ts'
-import { parseCoupleId } from './couple-owners.ts'
-import { BrokerBody, ClaimBody, EscalationParams, OwnerRef } from './escalation-schemas.ts'
-import { applyIdentityEvent } from './identity-events.ts'
+import { ESCALATION_ERRORS } from './escalation-errors.ts'
+import {
+  ClaimBody,
+  Claimed,
+  Consented,
+  EscalationStatus,
+  InvitesCreated,
+  OwnerRef,
+  OwnInvite,
+  Revealed,
+  RevealNotReady,
+} from './escalation-schemas.ts'
 import { createInvites, readOwnInvite } from './invites.ts'
-import { brokerCouple, escalationStatus, giveRevealConsent, reveal } from './reveal.ts'
+import { escalationStatus, giveRevealConsent, reveal } from './reveal.ts'
 
-/** Consent, invites, the human's claim, the identity check and its webhook, the reveal, and the broker action. */
+const html = (description: string) => ({
+  200: { description, content: { 'text/html': { schema: z.string() } } },
+})
+
+const CREDENTIAL_401 = (what: string) => `credential required: ${what}`
+const HUMAN_401 = 'auth verification failed (with reason): a login token, not an agent credential'
+
+/** Intro consent, invites, the human's claim and its page, the reveal. */
 export const registerEscalationRoutes = (app: App, deps: VenueDeps) => {
-  const consentPath = documentRoute(app, {
-    method: 'post',
-    path: '/api/couples/{id}/intro-consent',
-    summary: 'The owner agrees that the humans should meet; the second consent commits the couple',
-    security: SECURITY.credential,
-    request: { params: CoupleParams, body: jsonRequest(OwnerRef) },
-    responses: jsonResponses({ 403: 'owner not in this couple', 404: 'no such couple' }),
-  })
-  app.post(consentPath, async (c) =>
-    c.json(
-      await giveIntroConsent(
-        deps,
-        parseCoupleId(c.req.param('id')),
-        await readJsonBody(c),
-        c.req.header('authorization'),
+  const forOwner = requireCredential(deps, ESCALATION_ERRORS.actingForOwner)
+  const human = requireHuman(deps)
+  const byId = paramsFirst(CoupleParams, ESCALATION_ERRORS.badCoupleId)
+  const byCoupleId = paramsFirst(CoupleIdParams, ESCALATION_ERRORS.badCoupleId)
+
+  jsonRoute(
+    app,
+    createRoute({
+      method: 'post',
+      path: '/api/couples/{id}/intro-consent',
+      summary:
+        'The owner agrees that the humans should meet; the second consent commits the couple',
+      security: SECURITY.credential,
+      request: { params: CoupleParams, body: json(OwnerRef, 'the owner consenting') },
+      responses: {
+        200: json(Consented, 'consented (idempotent); both: the couple is committed'),
+        ...errors({
+          400: `${ESCALATION_ERRORS.ownerIdRequired}, or ${ESCALATION_ERRORS.badCoupleId}`,
+          401: CREDENTIAL_401(ESCALATION_ERRORS.consentingFor),
+          403: `credential not recognised, ${ESCALATION_ERRORS.notThisOwner}, or ${ESCALATION_ERRORS.ownerNotInCouple}`,
+          404: ESCALATION_ERRORS.noSuchCouple,
+          409: ESCALATION_ERRORS.coupleIs('withdrawn'),
+          415: 'not JSON',
+        }),
+      },
+    }),
+    async (c, { ownerId }, { params }) =>
+      c.json(
+        answerOf(
+          await giveIntroConsent(deps, { actor: credentialOf(c), coupleId: params.id, ownerId }),
+        ),
       ),
-    ),
+    {
+      validationMessage: ESCALATION_ERRORS.ownerIdRequired,
+      paramsMessage: ESCALATION_ERRORS.badCoupleId,
+      middleware: [byId, requireCredential(deps, ESCALATION_ERRORS.consentingFor)],
+    },
   )
-  const invitePath = documentRoute(app, {
-    method: 'post',
-    path: '/api/escalations/{coupleId}/invite',
-    summary: 'One-time invites, one per owner, handed to the agents',
-    security: SECURITY.credential,
-    request: { params: EscalationParams },
-    responses: jsonResponses({ 404: 'couple/owners not found', 409: 'couple not committed' }),
-  })
-  app.post(invitePath, async (c) =>
-    c.json(
-      await createInvites(
-        deps,
-        parseCoupleId(c.req.param('coupleId')),
-        c.req.header('authorization'),
+
+  jsonRoute(
+    app,
+    createRoute({
+      method: 'post',
+      path: '/api/escalations/{coupleId}/invite',
+      summary: 'One-time invites, one per owner, handed to the agents',
+      security: SECURITY.credential,
+      request: { params: CoupleIdParams },
+      responses: {
+        200: json(InvitesCreated, "minted; the caller sees only its own owner's token"),
+        ...errors({
+          400: ESCALATION_ERRORS.badCoupleId,
+          401: CREDENTIAL_401(ESCALATION_ERRORS.actingForOwner),
+          403: `credential not recognised, or ${ESCALATION_ERRORS.ownerNotInCouple}`,
+          404: ESCALATION_ERRORS.coupleOwnersNotFound,
+          409: `${ESCALATION_ERRORS.notCommitted} (with state)`,
+        }),
+      },
+    }),
+    async (c, _body, { params }) =>
+      c.json(
+        answerOf(await createInvites(deps, { actor: credentialOf(c), coupleId: params.coupleId })),
       ),
-    ),
+    { paramsMessage: ESCALATION_ERRORS.badCoupleId, middleware: [byCoupleId, forOwner] },
   )
-  documentRoute(app, {
+
+  const invitePath = document(app, {
     method: 'get',
     path: '/api/escalations/{coupleId}/invite',
     summary: "The caller's own owner's unclaimed invite",
     security: SECURITY.credential,
-    request: { params: EscalationParams },
-    responses: jsonResponses({ 404: 'no invite' }),
+    request: { params: CoupleIdParams },
+    responses: {
+      200: json(OwnInvite, 'the live invite'),
+      ...errors({
+        400: ESCALATION_ERRORS.badCoupleId,
+        401: CREDENTIAL_401(ESCALATION_ERRORS.actingForOwner),
+        403: `credential not recognised, or ${ESCALATION_ERRORS.notAnOwner}`,
+        404: ESCALATION_ERRORS.noLiveInvite,
+      }),
+    },
   })
-  app.get(invitePath, async (c) =>
-    c.json(
-      await readOwnInvite(
-        deps,
-        parseCoupleId(c.req.param('coupleId')),
-        c.req.header('authorization'),
-      ),
-    ),
-  )
-  const statusPath = documentRoute(app, {
+  app.get(invitePath, byCoupleId, forOwner, async (c) => {
+    const { coupleId } = parseInput(CoupleIdParams, c.req.param(), ESCALATION_ERRORS.badCoupleId)
+    return c.json(answerOf(await readOwnInvite(deps, { actor: credentialOf(c), coupleId })))
+  })
+
+  const statusPath = document(app, {
     method: 'get',
     path: '/api/escalations/{coupleId}/status',
     summary: 'The owners of a couple, their tiers and whether the reveal is ready',
     security: SECURITY.none,
-    request: { params: EscalationParams },
-    responses: jsonResponses({ 403: 'until the venue opens', 404: 'couple/owners not found' }),
+    request: { params: CoupleIdParams },
+    responses: {
+      200: json(EscalationStatus, 'tiers and readiness'),
+      ...errors({
+        400: ESCALATION_ERRORS.badCoupleId,
+        403: ESCALATION_ERRORS.statusClosed,
+        404: ESCALATION_ERRORS.coupleOwnersNotFound,
+      }),
+    },
   })
   app.get(statusPath, async (c) => {
-    if (!(await deps.settings.venueOpen()))
-      throw new ApiError(403, 'escalation status opens when the venue opens')
-    return c.json(await escalationStatus(deps, parseCoupleId(c.req.param('coupleId'))))
+    if (!(await deps.settings.venueOpen())) throw new ApiError(403, ESCALATION_ERRORS.statusClosed)
+    const { coupleId } = parseInput(CoupleIdParams, c.req.param(), ESCALATION_ERRORS.badCoupleId)
+    return c.json(answerOf(await escalationStatus(deps, coupleId)))
   })
-  const claimPagePath = documentRoute(app, {
+
+  const claimPagePath = document(app, {
     method: 'get',
     path: '/claim',
     summary: "The human's sign-in page for an invite (HTML)",
     security: SECURITY.none,
     request: { query: z.object({ token: SafeText.optional() }) },
-    responses: { 200: { description: 'HTML', content: { 'text/html': { schema: z.string() } } } },
+    responses: html('the page (an invalid token shows a notice)'),
   })
   app.get(claimPagePath, (c) => {
     const nonce = randomBytes(16).toString('base64')
@@ -102,92 +176,80 @@ export const registerEscalationRoutes = (app: App, deps: VenueDeps) => {
       },
     )
   })
-  const claimPath = documentRoute(app, {
-    method: 'post',
-    path: '/api/escalations/claim',
-    summary: 'The signed-in human claims the invite; the identity check starts',
-    security: SECURITY.none,
-    request: { body: jsonRequest(ClaimBody) },
-    responses: jsonResponses({ 401: 'auth verification failed', 404: 'invalid or used invite' }),
-  })
-  app.post(claimPath, async (c) => c.json(await claimInvite(deps, await readJsonBody(c))))
-  registerIdentityDonePage(app)
-  const sessionPath = documentRoute(app, {
-    method: 'post',
-    path: '/api/identity/session',
-    summary: 'A new identity check for the owner the signed-in human claimed',
-    security: SECURITY.login,
-    request: { body: jsonRequest(OwnerRef) },
-    responses: jsonResponses({ 403: 'not claimed, or by another human', 404: 'no such owner' }),
-  })
-  app.post(sessionPath, async (c) =>
-    c.json(await newIdentitySession(deps, await readJsonBody(c), c.req.header('authorization'))),
+
+  jsonRoute(
+    app,
+    createRoute({
+      method: 'post',
+      path: '/api/escalations/claim',
+      summary: 'The signed-in human claims the invite; the identity check starts',
+      security: SECURITY.none,
+      request: { body: json(ClaimBody, 'the invite token and the login token') },
+      responses: {
+        200: json(Claimed, 'claimed; diditUrl is where the identity check runs'),
+        ...errors({
+          400: ESCALATION_ERRORS.claimRequired,
+          401: 'auth verification failed (with reason)',
+          403: `${ESCALATION_ERRORS.claimedByAnother}, or ${ESCALATION_ERRORS.subjectTaken}`,
+          404: ESCALATION_ERRORS.invalidInvite,
+          415: 'not JSON',
+        }),
+      },
+    }),
+    async (c, { token, authToken }) => {
+      // The login token is verified before the invite is touched: a refused claim changes nothing.
+      const subject = await signedInHuman(deps, authToken)
+      return c.json(answerOf(await claimInvite(deps, { subject, token })))
+    },
+    { validationMessage: ESCALATION_ERRORS.claimRequired },
   )
-  const webhookPath = documentRoute(app, {
-    method: 'post',
-    path: '/api/identity/webhook/idp',
-    summary: "The identity provider's result (HMAC-signed; X-Signature and X-Timestamp)",
-    security: SECURITY.webhook,
-    request: { body: jsonRequest(WebhookBody) },
-    responses: jsonResponses({ 400: 'webhook rejected' }),
-  })
-  app.post(webhookPath, async (c) => {
-    // The exact bytes as sent: the signature covers them, and nothing is parsed before it passes.
-    const rawBody = new Uint8Array(await c.req.arrayBuffer())
-    const timestamp = c.req.header('x-timestamp')
-    const checked = deps.identity.verifyWebhook({
-      rawBody,
-      signature: c.req.header('x-signature'),
-      timestamp,
-    })
-    if (!checked.ok) return c.json({ error: 'webhook rejected', reason: checked.reason }, 400)
-    // Verified first (the provider's signature decides who may learn anything), then the
-    // JSON-only rule of every JSON route: a signed body of another type applies nothing.
-    if (!isJsonMediaType(c.req.header('content-type')))
-      throw new ApiError(415, 'Unsupported Media Type')
-    return c.json(await applyIdentityEvent(deps, checked.event, Number(timestamp)))
-  })
-  const revealConsentPath = documentRoute(app, {
+
+  const revealConsentPath = document(app, {
     method: 'post',
     path: '/api/couples/{id}/reveal-consent',
     summary: 'The signed-in human agrees to show their contact pointer to the match',
     security: SECURITY.login,
     request: { params: CoupleParams },
-    responses: jsonResponses({ 403: 'not an owner of this couple', 409: 'not committed' }),
+    responses: {
+      200: json(Consented, 'consented (idempotent); both: both humans have'),
+      ...errors({
+        400: ESCALATION_ERRORS.badCoupleId,
+        401: HUMAN_401,
+        403: ESCALATION_ERRORS.notHumanOfCouple,
+        404: ESCALATION_ERRORS.noSuchCouple,
+        409: `${ESCALATION_ERRORS.coupleIs('courting')} (not committed or brokered)`,
+      }),
+    },
   })
-  app.post(revealConsentPath, async (c) =>
-    c.json(
-      await giveRevealConsent(
-        deps,
-        parseCoupleId(c.req.param('id')),
-        c.req.header('authorization'),
-      ),
-    ),
-  )
-  const revealPath = documentRoute(app, {
+  app.post(revealConsentPath, byId, human, async (c) => {
+    const { id } = parseInput(CoupleParams, c.req.param(), ESCALATION_ERRORS.badCoupleId)
+    return c.json(answerOf(await giveRevealConsent(deps, { subject: humanOf(c), coupleId: id })))
+  })
+
+  const revealPath = document(app, {
     method: 'get',
     path: '/api/couples/{id}/reveal',
     summary: "The match's contact pointer, once both are verified and both consented",
     security: SECURITY.login,
     request: { params: CoupleParams },
-    responses: jsonResponses({ 403: 'reveal not ready' }),
+    responses: {
+      200: json(Revealed, "the other side's contact pointer (not cached)"),
+      403: json(
+        RevealNotReady,
+        `${ESCALATION_ERRORS.revealNotReady} (what is missing), or ${ESCALATION_ERRORS.notHumanOfCouple}`,
+      ),
+      ...errors({
+        400: ESCALATION_ERRORS.badCoupleId,
+        401: HUMAN_401,
+        404: ESCALATION_ERRORS.noSuchCouple,
+        409: `${ESCALATION_ERRORS.coupleIs('courting')} (not committed or brokered)`,
+      }),
+    },
   })
-  app.get(revealPath, async (c) =>
-    c.json(
-      await reveal(deps, parseCoupleId(c.req.param('id')), c.req.header('authorization')),
-      200,
-      {
-        'cache-control': 'no-store',
-      },
-    ),
-  )
-  const brokerPath = documentRoute(app, {
-    method: 'post',
-    path: '/admin/actions/broker',
-    summary: 'The operator moves a committed couple to brokered',
-    security: SECURITY.operator,
-    request: { body: jsonRequest(BrokerBody) },
-    responses: jsonResponses({ 404: 'no such couple', 409: 'not committed' }),
+  app.get(revealPath, byId, human, async (c) => {
+    const { id } = parseInput(CoupleParams, c.req.param(), ESCALATION_ERRORS.badCoupleId)
+    return c.json(answerOf(await reveal(deps, { subject: humanOf(c), coupleId: id })), 200, {
+      'cache-control': 'no-store',
+    })
   })
-  app.post(brokerPath, async (c) => c.json(await brokerCouple(deps, await readJsonBody(c))))
 }

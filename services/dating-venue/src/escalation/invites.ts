@@ -1,11 +1,12 @@
-import { randomUUID } from 'node:crypto'
-import { ApiError } from '@agents/service-kit'
 import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm'
-import { authenticate, ownerIdOf } from '../credentials/actors.ts'
+import { type Actor, ownerIdOf } from '../credentials/actors.ts'
 import { agentEndpoints, invites } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
+import { refusal } from '../http/refusal.ts'
 import { notifyAgent } from '../notify/notify-agent.ts'
 import { coupleOwners } from './couple-owners.ts'
+import { ESCALATION_ERRORS } from './escalation-errors.ts'
+import { mintInvite } from './invite-state.ts'
 
 const claimUrl = (deps: VenueDeps, token: string) => `${deps.baseUrl()}/claim?token=${token}`
 
@@ -34,44 +35,29 @@ const endpointFor = async (deps: VenueDeps, ownerId: number, personaId: number) 
  */
 export const createInvites = async (
   deps: VenueDeps,
-  coupleId: number,
-  authorization: string | undefined,
+  { actor, coupleId }: { actor: Actor; coupleId: number },
 ) => {
-  const actor = await authenticate(
-    deps.database,
-    authorization,
-    'acting for an owner of this couple',
-  )
-  const { couple, members } = await coupleOwners(deps, coupleId, {
-    missing: 'couple/owners not found',
+  const found = await coupleOwners(deps, coupleId, {
+    missing: ESCALATION_ERRORS.coupleOwnersNotFound,
   })
+  if (!found.ok) return found
+  const { couple, members } = found
   if (members.length !== 2 || members.some((member) => member.ownerId === null))
-    throw new ApiError(404, 'couple/owners not found')
+    return refusal(404, ESCALATION_ERRORS.coupleOwnersNotFound)
   const callerOwner = ownerIdOf(actor)
   if (!members.some((member) => member.ownerId === callerOwner))
-    throw new ApiError(403, 'owner not in this couple')
+    return refusal(403, ESCALATION_ERRORS.ownerNotInCouple)
   if (couple.state !== 'committed' && couple.state !== 'brokered')
-    throw new ApiError(409, 'couple is not committed: both owners must give intro consent first', {
-      state: couple.state,
-    })
+    return refusal(409, ESCALATION_ERRORS.notCommitted, { state: couple.state })
   const expiresAt = new Date(Date.now() + deps.inviteTtlSeconds * 1000)
   const perOwner = [...new Map(members.map((m) => [m.ownerId!, m.personaId])).entries()]
   const minted = await deps.database.db.transaction(async (tx) =>
     Promise.all(
-      perOwner.map(async ([ownerId, personaId]) => {
-        await tx
-          .delete(invites)
-          .where(
-            and(
-              eq(invites.coupleId, coupleId),
-              eq(invites.ownerId, ownerId),
-              isNull(invites.claimedAt),
-            ),
-          )
-        const token = randomUUID()
-        await tx.insert(invites).values({ token, coupleId, ownerId, expiresAt })
-        return { ownerId, personaId, token }
-      }),
+      perOwner.map(async ([ownerId, personaId]) => ({
+        ownerId,
+        personaId,
+        token: await mintInvite(tx, { coupleId, ownerId, expiresAt }),
+      })),
     ),
   )
   const delivered = await Promise.all(
@@ -99,16 +85,10 @@ export const createInvites = async (
 /** GET /api/escalations/:coupleId/invite: the caller's owner's live invite (for agents told on the board). */
 export const readOwnInvite = async (
   deps: VenueDeps,
-  coupleId: number,
-  authorization: string | undefined,
+  { actor, coupleId }: { actor: Actor; coupleId: number },
 ) => {
-  const actor = await authenticate(
-    deps.database,
-    authorization,
-    'acting for an owner of this couple',
-  )
   const ownerId = ownerIdOf(actor)
-  if (ownerId === undefined) throw new ApiError(403, 'credential does not act for an owner')
+  if (ownerId === undefined) return refusal(403, ESCALATION_ERRORS.notAnOwner)
   const [invite] = await deps.database.db
     .select()
     .from(invites)
@@ -121,7 +101,7 @@ export const readOwnInvite = async (
       ),
     )
     .orderBy(desc(invites.createdAt))
-  if (!invite) throw new ApiError(404, 'no live invite for this owner')
+  if (!invite) return refusal(404, ESCALATION_ERRORS.noLiveInvite)
   return {
     ownerId,
     coupleId,

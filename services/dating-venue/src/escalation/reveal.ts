@@ -1,14 +1,17 @@
-import { ApiError, parseInput } from '@agents/service-kit'
 import { and, count, desc, eq, isNotNull } from 'drizzle-orm'
-import { couples, events, heartFiles, revealConsents } from '../db/schema.ts'
+import { events, heartFiles, revealConsents } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
-import { bearerToken, signedInHuman } from './claim.ts'
+import { refusal } from '../http/refusal.ts'
 import { coupleOwners } from './couple-owners.ts'
-import { BrokerBody } from './escalation-schemas.ts'
+import { ESCALATION_ERRORS } from './escalation-errors.ts'
 
 /** What still stands between a couple and the reveal (empty: reveal-ready). */
-export const revealMissing = async (deps: VenueDeps, coupleId: number) => {
-  const { owners } = await coupleOwners(deps, coupleId, { missing: 'couple/owners not found' })
+const revealMissing = async (deps: VenueDeps, coupleId: number) => {
+  const found = await coupleOwners(deps, coupleId, {
+    missing: ESCALATION_ERRORS.coupleOwnersNotFound,
+  })
+  if (!found.ok) return found
+  const { owners } = found
   const consents = await deps.database.db
     .select({ ownerId: revealConsents.ownerId })
     .from(revealConsents)
@@ -20,31 +23,35 @@ export const revealMissing = async (deps: VenueDeps, coupleId: number) => {
     if (owner.tier !== 'identity_verified') missing.push(`owner ${owner.id}: identity not verified`)
     if (!consented.has(owner.id)) missing.push(`owner ${owner.id}: no contact-reveal consent`)
   }
-  return { owners, missing }
+  return { ok: true as const, owners, missing }
 }
 
 /** The couple and the owner of it that the signed-in human claimed; 403 for anyone else. */
-const humanOfCouple = async (
-  deps: VenueDeps,
-  coupleId: number,
-  authorization: string | undefined,
-) => {
-  const subject = await signedInHuman(deps, bearerToken(authorization))
-  const { couple, owners } = await coupleOwners(deps, coupleId)
+const humanOfCouple = async (deps: VenueDeps, coupleId: number, subject: string) => {
+  const found = await coupleOwners(deps, coupleId)
+  if (!found.ok) return found
+  const { couple, owners } = found
   const owner = owners.find((candidate) => candidate.humanSubject === subject)
-  if (!owner) throw new ApiError(403, 'the signed-in human is not an owner of this couple')
+  if (!owner) return refusal(403, ESCALATION_ERRORS.notHumanOfCouple)
   if (couple.state !== 'committed' && couple.state !== 'brokered')
-    throw new ApiError(409, `couple is ${couple.state}`)
-  return { couple, owner, owners }
+    return refusal(409, ESCALATION_ERRORS.coupleIs(couple.state))
+  return { ok: true as const, owner, owners }
+}
+
+export type RevealParameters = {
+  /** The signed-in human (their verified login subject). */
+  subject: string
+  coupleId: number
 }
 
 /** POST /api/couples/:id/reveal-consent: the signed-in human (not the agent) agrees to show contact details. */
 export const giveRevealConsent = async (
   deps: VenueDeps,
-  coupleId: number,
-  authorization: string | undefined,
+  { subject, coupleId }: RevealParameters,
 ) => {
-  const { owner, owners } = await humanOfCouple(deps, coupleId, authorization)
+  const found = await humanOfCouple(deps, coupleId, subject)
+  if (!found.ok) return found
+  const { owner, owners } = found
   await deps.database.db
     .insert(revealConsents)
     .values({ coupleId, ownerId: owner.id })
@@ -61,14 +68,14 @@ export const giveRevealConsent = async (
  * and both consented, the signed-in human of one side sees the other
  * side's contactRef verbatim (their newest doc that has one).
  */
-export const reveal = async (
-  deps: VenueDeps,
-  coupleId: number,
-  authorization: string | undefined,
-) => {
-  const { owner, owners } = await humanOfCouple(deps, coupleId, authorization)
-  const { missing } = await revealMissing(deps, coupleId)
-  if (missing.length > 0) throw new ApiError(403, 'reveal not ready', { missing })
+export const reveal = async (deps: VenueDeps, { subject, coupleId }: RevealParameters) => {
+  const found = await humanOfCouple(deps, coupleId, subject)
+  if (!found.ok) return found
+  const { owner, owners } = found
+  const ready = await revealMissing(deps, coupleId)
+  if (!ready.ok) return ready
+  if (ready.missing.length > 0)
+    return refusal(403, ESCALATION_ERRORS.revealNotReady, { missing: ready.missing })
   const other = owners.find((candidate) => candidate.id !== owner.id)!
   const [file] = await deps.database.db
     .select({ sealed: heartFiles.contactRefSealed })
@@ -83,39 +90,18 @@ export const reveal = async (
     coupleId,
     ownerId: other.id,
     contactRef: file?.sealed ? deps.sealer.open(file.sealed) : null,
-    ...(file?.sealed ? {} : { note: 'the other side left no contact pointer' }),
+    ...(file?.sealed ? {} : { note: ESCALATION_ERRORS.noContact }),
   }
 }
 
 /** GET /api/escalations/:coupleId/status: the owners' tiers and whether the reveal is ready. */
 export const escalationStatus = async (deps: VenueDeps, coupleId: number) => {
-  const { owners, missing } = await revealMissing(deps, coupleId)
-  if (owners.length === 0) throw new ApiError(404, 'couple/owners not found')
+  const ready = await revealMissing(deps, coupleId)
+  if (!ready.ok) return ready
+  if (ready.owners.length === 0) return refusal(404, ESCALATION_ERRORS.coupleOwnersNotFound)
   return {
     coupleId,
-    owners: owners.map((owner) => ({ id: owner.id, tier: owner.tier })),
-    reveal_ready: missing.length === 0,
+    owners: ready.owners.map((owner) => ({ id: owner.id, tier: owner.tier })),
+    reveal_ready: ready.missing.length === 0,
   }
-}
-
-/** POST /admin/actions/broker: the operator moves a committed couple to brokered. */
-export const brokerCouple = async (deps: VenueDeps, body: unknown) => {
-  const { coupleId } = parseInput(BrokerBody, body, 'coupleId required')
-  return deps.database.db.transaction(async (tx) => {
-    const [moved] = await tx
-      .update(couples)
-      .set({ state: 'brokered' })
-      .where(and(eq(couples.id, coupleId), eq(couples.state, 'committed')))
-      .returning({ id: couples.id })
-    if (!moved) {
-      const [couple] = await tx
-        .select({ state: couples.state })
-        .from(couples)
-        .where(eq(couples.id, coupleId))
-      if (!couple) throw new ApiError(404, 'no such couple')
-      throw new ApiError(409, `couple is ${couple.state}, not committed`)
-    }
-    await tx.insert(events).values({ kind: 'intro_brokered', detail: { coupleId } })
-    return { ok: true as const, coupleId }
-  })
 }

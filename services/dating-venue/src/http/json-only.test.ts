@@ -1,7 +1,7 @@
 import { postJson } from '@agents/service-kit'
 import { testBackends } from '@agents/service-kit/db'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createLocalIdp, type LocalIdp, signWebhookBody } from '../identity/index.ts'
+import { createLocalIdp, type LocalIdp, signWebhookBody } from '../identity/testing/index.ts'
 import type { Venue } from '../start.ts'
 import { createAgent, createOwner, HEART, uniqueHandle } from '../test-helpers.ts'
 import { signInToChat } from '../testing/chat-fixtures.ts'

@@ -16,13 +16,7 @@ export {
 } from './idp-client.ts'
 export { IdpConfig, refineIdpConfig, toIdpClientParameters } from './idp-config.ts'
 export type { IdpApiVersion } from './idp-session-path.ts'
-export {
-  LOGIN_ALGORITHMS,
-  LoginConfig,
-  TrustedIssuer,
-  type TrustedIssuerInput,
-  toLoginVerifierConfig,
-} from './login-config.ts'
+export { LoginConfig, toLoginVerifierConfig } from './login-config.ts'
 export {
   type CreateLoginVerifierOptions,
   createLoginVerifier,
@@ -31,21 +25,7 @@ export {
   type VerifyLoginTokenOptions,
 } from './login-token.ts'
 export { decodeSiweAuthToken, encodeSiweAuthToken, SiweAuthToken } from './siwe-auth-token.ts'
-export {
-  createLocalIdp,
-  type LocalIdp,
-  type LocalIdpAnswer,
-  type LocalIdpDecision,
-  type LocalIdpDelivery,
-  type LocalIdpMisbehaviour,
-  type LocalIdpSession,
-} from './testing/local-idp.ts'
-export {
-  createLocalIssuer,
-  type LocalIssuer,
-  type SignLocalTokenOptions,
-} from './testing/local-issuer.ts'
-export { type SignSiweLoginParameters, signSiweLogin } from './testing/sign-siwe-login.ts'
+export { LOGIN_ALGORITHMS, TrustedIssuer, type TrustedIssuerInput } from './trusted-issuer.ts'
 export type { IdpEvent, LoginVerification } from './types.ts'
 export { type VerifySiweTokenParameters, verifySiweToken } from './verify-siwe-token.ts'
 export {

@@ -7,8 +7,8 @@ import {
   jwtVerify,
 } from 'jose'
 import { LOGIN_FAILURES, type LoginFailure } from './errors.ts'
-import { TrustedIssuer, type TrustedIssuerInput } from './login-config.ts'
 import { decodeSiweAuthToken } from './siwe-auth-token.ts'
+import { TrustedIssuer, type TrustedIssuerInput } from './trusted-issuer.ts'
 import type { LoginVerification } from './types.ts'
 import { verifySiweToken } from './verify-siwe-token.ts'
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
-import { and, count, eq, sql } from 'drizzle-orm'
+import { and, count, eq } from 'drizzle-orm'
 import { holdPersona } from '../admission/persona-state.ts'
+import { holdCouple } from '../couples/couple-state.ts'
 import type { Actor } from '../credentials/actors.ts'
 import { couples, personas, posts, reports, turns } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
@@ -79,10 +80,7 @@ export const fileReport = async (
     } else if (body.targetType === 'persona') {
       await holdPersona(tx, body.targetId, HELD_REASON)
     } else {
-      await tx
-        .update(couples)
-        .set({ state: 'held' })
-        .where(and(eq(couples.id, body.targetId), sql`state <> 'held'`))
+      await holdCouple(tx, body.targetId)
     }
   })
   return { ok: true }

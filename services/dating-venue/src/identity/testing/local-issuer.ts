@@ -1,6 +1,6 @@
 import { createApp, createLogger, startTestServer } from '@agents/service-kit'
 import { exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose'
-import type { TrustedIssuerInput } from '../login-config.ts'
+import type { TrustedIssuerInput } from '../trusted-issuer.ts'
 import { renderLoginPage } from './login-page.ts'
 
 export type SignLocalTokenOptions = {

@@ -1,0 +1,48 @@
+import { RowId, SafeText } from '@agents/service-kit'
+import { z } from '@hono/zod-openapi'
+
+export const BeatBody = z
+  .object({ cycleId: SafeText.regex(/^[\w:.-]{1,80}$/).optional() })
+  .openapi('Beat', { description: 'optional; an empty body (or none) runs a fresh cycle' })
+
+export const BeatResult = z
+  .object({
+    cycleId: z.string(),
+    pairs: z.number().int(),
+    created: z.number().int(),
+    admitted: z.number().int(),
+    semantic: z.boolean(),
+    note: z.string().optional(),
+    coupleIds: z.array(z.number().int()),
+    phasesMs: z.record(z.string(), z.number()),
+  })
+  .openapi('BeatResult')
+
+/**
+ * The shape the route reads: a key that is a string and any value. Which
+ * keys and values are allowed is the settings store's (its messages: `key
+ * not allowed` with the allowed keys, `value required`, `invalid value for
+ * <key>`), so the documented body below is narrower than this.
+ */
+export const SettingsInput = z.object({ key: z.string(), value: z.unknown().optional() })
+
+export const SettingsBody = z
+  .object({
+    key: z.enum(['cap', 'venue_open']),
+    value: z.union([SafeText.min(1), z.number().int(), z.boolean()]),
+  })
+  .openapi('Setting')
+
+export const SettingStored = z
+  .object({
+    ok: z.literal(true),
+    key: z.enum(['cap', 'venue_open']),
+    value: z.string().openapi({ description: 'as stored: cap digits, venue_open "true"/"false"' }),
+  })
+  .openapi('SettingStored')
+
+export const BrokerBody = z.object({ coupleId: RowId }).openapi('Broker')
+
+export const Brokered = z
+  .object({ ok: z.literal(true), coupleId: z.number().int() })
+  .openapi('Brokered')

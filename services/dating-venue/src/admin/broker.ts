@@ -1,0 +1,12 @@
+import { brokerCouple } from '../couples/couple-state.ts'
+import type { VenueDeps } from '../deps.ts'
+import { refusal } from '../http/refusal.ts'
+import { ADMIN_ERRORS } from './admin-errors.ts'
+
+/** POST /admin/actions/broker: the operator moves a committed couple to brokered (`intro_brokered` recorded). */
+export const brokerIntroduction = async (deps: VenueDeps, { coupleId }: { coupleId: number }) => {
+  const moved = await deps.database.db.transaction((tx) => brokerCouple(tx, coupleId))
+  if (moved.moved) return { ok: true as const, coupleId }
+  if (moved.state === undefined) return refusal(404, ADMIN_ERRORS.noSuchCouple)
+  return refusal(409, ADMIN_ERRORS.notCommitted(moved.state))
+}

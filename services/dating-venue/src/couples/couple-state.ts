@@ -1,0 +1,124 @@
+import { and, eq, inArray, or, sql } from 'drizzle-orm'
+import type { SeatExecutor } from '../admission/seats.ts'
+import { couples, courtshipSeats, events } from '../db/schema.ts'
+
+/**
+ * The spec's couple states, and the only place that writes them once a
+ * beat has paired two personas (`courting`, inserted by the beat):
+ * `courting` -> `committed` (both owners gave intro consent; `intro_ready`
+ * recorded once); `committed` -> `brokered` (the operator; `intro_brokered`
+ * recorded); `courting` or `committed` -> `withdrawn` (either side), and
+ * any but `withdrawn` -> `withdrawn` (the identity check found an owner
+ * under 18), the courtship seat freed;
+ * any but `held` -> `held` (reports). Every function takes the transaction
+ * (or database) it writes in and answers whether the couple moved.
+ */
+export type CoupleState = (typeof couples.$inferSelect)['state']
+
+/** States in which the personas still court (turns, consent, withdrawal). */
+export const COURTING_STATES: readonly CoupleState[] = ['courting', 'committed']
+
+/** `courting` -> `committed`, recording `intro_ready` once (a second call moves nothing). */
+export const commitCouple = async (tx: SeatExecutor, coupleId: number) => {
+  const [committed] = await tx
+    .update(couples)
+    .set({ state: 'committed' })
+    .where(and(eq(couples.id, coupleId), eq(couples.state, 'courting')))
+    .returning({ id: couples.id })
+  if (committed)
+    await tx
+      .insert(events)
+      .values({ kind: 'intro_ready', detail: sql`${JSON.stringify({ coupleId })}::jsonb` })
+  return committed !== undefined
+}
+
+/**
+ * `committed` -> `brokered`, recording `intro_brokered`. When it did not
+ * move, answers the state the couple is in (undefined: no such couple).
+ */
+export const brokerCouple = async (
+  tx: SeatExecutor,
+  coupleId: number,
+): Promise<{ moved: true } | { moved: false; state: CoupleState | undefined }> => {
+  const [moved] = await tx
+    .update(couples)
+    .set({ state: 'brokered' })
+    .where(and(eq(couples.id, coupleId), eq(couples.state, 'committed')))
+    .returning({ id: couples.id })
+  if (moved) {
+    await tx.insert(events).values({ kind: 'intro_brokered', detail: { coupleId } })
+    return { moved: true }
+  }
+  const [couple] = await tx
+    .select({ state: couples.state })
+    .from(couples)
+    .where(eq(couples.id, coupleId))
+  return { moved: false, state: couple?.state }
+}
+
+const endCouples = async (tx: SeatExecutor, ids: readonly number[]) => {
+  if (ids.length > 0)
+    await tx.delete(courtshipSeats).where(inArray(courtshipSeats.coupleId, [...ids]))
+  return ids
+}
+
+/** `courting` or `committed` -> `withdrawn` (either side ends it), its courtship seat freed. */
+export const withdrawCouple = async (tx: SeatExecutor, coupleId: number) => {
+  const ended = await tx
+    .update(couples)
+    .set({ state: 'withdrawn', endedAt: new Date() })
+    .where(and(eq(couples.id, coupleId), inArray(couples.state, [...COURTING_STATES])))
+    .returning({ id: couples.id })
+  await endCouples(
+    tx,
+    ended.map((couple) => couple.id),
+  )
+  return ended.length > 0
+}
+
+/**
+ * Every couple a persona of `personaIds` is in, in any state but
+ * `withdrawn` (brokered and held ones too), -> `withdrawn`, their seats
+ * freed: the identity check found the owner under 18. Answers the ids.
+ */
+export const withdrawCouplesOf = async (tx: SeatExecutor, personaIds: readonly number[]) => {
+  if (personaIds.length === 0) return []
+  const ended = await tx
+    .update(couples)
+    .set({ state: 'withdrawn', endedAt: new Date() })
+    .where(
+      and(
+        or(inArray(couples.personaA, [...personaIds]), inArray(couples.personaB, [...personaIds])),
+        sql`${couples.state} <> 'withdrawn'`,
+      ),
+    )
+    .returning({ id: couples.id })
+  return endCouples(
+    tx,
+    ended.map((couple) => couple.id),
+  )
+}
+
+/** Any state but `held` -> `held` (enough distinct reporters); taken out of matching and the floor. */
+export const holdCouple = async (tx: SeatExecutor, coupleId: number) => {
+  const held = await tx
+    .update(couples)
+    .set({ state: 'held' })
+    .where(and(eq(couples.id, coupleId), sql`${couples.state} <> 'held'`))
+    .returning({ id: couples.id })
+  return held.length > 0
+}
+
+/** `held` -> `withdrawn`: the operator ended a courtship the reporters held; its seats freed. */
+export const endHeldCouple = async (tx: SeatExecutor, coupleId: number) => {
+  const ended = await tx
+    .update(couples)
+    .set({ state: 'withdrawn', endedAt: new Date() })
+    .where(and(eq(couples.id, coupleId), eq(couples.state, 'held')))
+    .returning({ id: couples.id })
+  await endCouples(
+    tx,
+    ended.map((couple) => couple.id),
+  )
+  return ended.length > 0
+}

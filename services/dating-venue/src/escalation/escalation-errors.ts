@@ -1,0 +1,23 @@
+/** What the escalation routes (intro consent, invites, the claim, the reveal) answer when they refuse. */
+export const ESCALATION_ERRORS = {
+  badCoupleId: 'bad couple id',
+  ownerIdRequired: 'ownerId required',
+  consentingFor: 'consenting for an owner',
+  actingForOwner: 'acting for an owner of this couple',
+  notThisOwner: 'credential does not act for this owner',
+  notAnOwner: 'credential does not act for an owner',
+  ownerNotInCouple: 'owner not in this couple',
+  noSuchCouple: 'no such couple',
+  coupleOwnersNotFound: 'couple/owners not found',
+  coupleIs: (state: string) => `couple is ${state}`,
+  notCommitted: 'couple is not committed: both owners must give intro consent first',
+  noLiveInvite: 'no live invite for this owner',
+  statusClosed: 'escalation status opens when the venue opens',
+  claimRequired: 'token + authToken required',
+  invalidInvite: 'invalid or used invite',
+  claimedByAnother: 'this profile was claimed by another sign-in',
+  subjectTaken: 'this sign-in already claimed another profile',
+  notHumanOfCouple: 'the signed-in human is not an owner of this couple',
+  revealNotReady: 'reveal not ready',
+  noContact: 'the other side left no contact pointer',
+} as const
