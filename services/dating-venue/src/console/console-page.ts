@@ -22,6 +22,7 @@ button.quiet{background:#fff;color:#5a35d0}
 #charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(18rem,1fr));gap:1rem}
 figure{margin:0}figcaption{font-weight:600}svg rect{fill:#6a3df0}svg text{font-size:9px;fill:#555}
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #e3e3e3;padding:.3rem .4rem;text-align:left;vertical-align:top}
+#events td:first-child{white-space:nowrap}#events td:last-child{overflow-wrap:anywhere}
 .empty{color:#777}#status{min-height:1.4em;font-weight:600}
 input,select{font:inherit;padding:.25rem .4rem}
 [hidden]{display:none!important}
@@ -120,9 +121,11 @@ const chart = (title, days, value) => {
     const tip = document.createElementNS(SVG, 'title'); tip.textContent = day.day + ': ' + values[index];
     rect.append(tip); svg.append(rect);
   });
-  for (const index of [0, days.length - 1]) {
+  // The last day's label ends at the right edge, or the viewBox would clip it.
+  for (const [index, x, anchor] of [[0, 1, 'start'], [days.length - 1, width - 1, 'end']]) {
     const label = document.createElementNS(SVG, 'text');
-    label.setAttribute('x', String(index * bar + 1)); label.setAttribute('y', String(height + 11));
+    label.setAttribute('x', String(x)); label.setAttribute('y', String(height + 11));
+    label.setAttribute('text-anchor', anchor);
     label.textContent = days[index].day.slice(5); svg.append(label);
   }
   figure.append(caption, svg);
