@@ -59,7 +59,8 @@ beforeAll(async () => {
     leaseSeconds: 5,
   }
   // Pull mode: this server broadcasts the payer-signed transaction, through
-  // a client whose broadcast is replaced (anvil cannot execute pull payments).
+  // a client whose broadcast is replaced, so tests can count broadcasts (mpp-pull.test.ts
+  // runs pull payments on the devnet chain itself).
   fake = createTempoBroadcastFake({ chain: tempo.publicClient.chain!, rpcUrl: tempo.rpcUrl })
   const pullDeps: PaymentsDeps = {
     mpp: createMppAdapter({ ...tempoSettings, getClient: () => fake.client, modes: ['pull'] }),
@@ -279,7 +280,7 @@ describe('MPP on the Tempo devnet', () => {
     expect((await payee()) - before).toBe(150_000n)
   })
 
-  describe('pull mode, with the broadcast replaced (anvil cannot execute pull payments)', () => {
+  describe('pull mode, with the broadcast replaced (counted, not executed)', () => {
     test('behavior: the challenge offers pull; the server broadcasts the payer-signed transfer once', async () => {
       const challenge = await post('/pull')
       const request = JSON.parse(

@@ -15,9 +15,10 @@ import { Abis, Transaction } from 'viem/tempo'
 /**
  * A Tempo client for MPP *pull* mode tests, with the broadcast replaced.
  *
- * anvil's Tempo mode cannot execute a payer-signed pull transaction (its
- * simulation fails), so this client answers the two calls a node would
- * answer for it: `eth_call` (the simulation) succeeds, and
+ * Tests that count what the server broadcasts (once per payment) use it;
+ * pull payments also settle on the devnet itself since its Tempo chain keeps
+ * a fresh block (mpp-pull.test.ts). This client answers the two calls a
+ * node would answer: `eth_call` (the simulation) succeeds, and
  * `eth_sendRawTransaction(Sync)` returns the receipt a TIP-20 chain would
  * produce, with one Transfer (and TransferWithMemo) log per transfer call
  * in the signed transaction. Every other call goes to the real devnet.
