@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs'
-import { createServer } from 'node:http'
 import { fileURLToPath } from 'node:url'
-import { type Devnet, startDevnet } from '@agents/devnet'
+import { type Devnet, type StudioToken, startDevnet, startStudioToken } from '@agents/devnet'
 import { type Address, createWalletClient, erc20Abi, http, type TypedDataDefinition } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, it } from 'vitest'
@@ -12,40 +11,27 @@ import { startTestVenue, TEST_ADMIN_TOKEN } from '../testing.ts'
 
 const outputDir = fileURLToPath(new URL('../../../../test-output/dating-venue', import.meta.url))
 
-// The devnet's USDC stands in for the studio token (any ERC-20 reads the same), at $1.00 from a
-// price API stand-in: the human's USDC is also their holding.
-const prices = createServer((_request, response) => {
-  response.setHeader('content-type', 'application/json')
-  response.end(JSON.stringify({ usd: '1.00' }))
-})
-
+// The devnet (Base with USDC and the x402 facilitator), the studio token on it with its price
+// stand-in ($0.25), the chat model's stand-in, and the venue configured with all three.
 let devnet: Devnet
+let studio: StudioToken
 let venue: Venue
 let chat: ChatStandIn
 beforeAll(async () => {
-  await new Promise<void>((resolve) => prices.listen(0, '127.0.0.1', resolve))
-  const { port } = prices.address() as { port: number }
   devnet = await startDevnet({ tempo: false })
+  studio = await startStudioToken({ rpcUrl: devnet.base.rpcUrl })
   chat = await startChatStandIn()
-  venue = await startTestVenue({
-    devnet,
-    env: {
-      MATCHMAKER_CHAT_URL: chat.url,
-      VENUE_STUDIO_TOKEN: devnet.base.usdc,
-      VENUE_STUDIO_RPC_URL: devnet.base.rpcUrl,
-      VENUE_STUDIO_PRICE_URL: `http://127.0.0.1:${port}/price`,
-    },
-  })
+  venue = await startTestVenue({ devnet, env: { MATCHMAKER_CHAT_URL: chat.url, ...studio.env() } })
 }, 120_000)
 afterAll(async () => {
   await venue?.close()
   await chat?.close()
+  await studio?.stop()
   await devnet?.stop()
-  await new Promise<void>((resolve) => prices.close(() => resolve()))
 })
 
-/** The devnet's payer sends `tokens` whole tokens to `to`. */
-const send = async (to: Address, tokens: bigint) => {
+/** The devnet's payer sends `usdc` whole USDC to `to`. */
+const sendUsdc = async (to: Address, usdc: bigint) => {
   const wallet = createWalletClient({
     account: devnet.accounts.payer,
     transport: http(devnet.base.rpcUrl),
@@ -54,7 +40,7 @@ const send = async (to: Address, tokens: bigint) => {
     address: devnet.base.usdc,
     abi: erc20Abi,
     functionName: 'transfer',
-    args: [to, tokens * 1_000_000n],
+    args: [to, usdc * 1_000_000n],
     chain: null,
   })
   await devnet.base.publicClient.waitForTransactionReceipt({ hash })
@@ -71,10 +57,11 @@ const INTERVIEW_ANSWERS = [
   'none',
 ]
 
-it('in Chromium: sign in, attest, chat until the free messages run out, draft through the interview, submit, held for review, approved, admitted', async () => {
+it('in Chromium: sign in, attest, chat until the free messages run out, top up, draft through the interview, submit, held for review, approved, admitted', async () => {
   const account = privateKeyToAccount(generatePrivateKey())
-  // Under $30 of the studio token: the free tier, 3 messages a day.
-  await send(account.address, 10n)
+  // USDC to pay with, and $10 of the studio token (40 at $0.25): the free tier, 3 messages a day.
+  await sendUsdc(account.address, 10n)
+  await studio.fund(account.address, '40')
   chat.answer({ status: 200, content: 'Start with what a slow Sunday looks like for you.' })
   const browser = await launchTestBrowser()
   try {
@@ -135,6 +122,16 @@ it('in Chromium: sign in, attest, chat until the free messages run out, draft th
     await page.click('#send')
     await page.getByText("You have used today's free messages and your credits.").waitFor()
 
+    // A top-up on the devnet, paid from the signed-in wallet (it signs the USDC authorization).
+    const payee = await devnet.usdcBalance(devnet.accounts.payee)
+    await page.click('#top-up')
+    await page.getByText('Topped up: 50 credits added (16 messages).').waitFor()
+    await page.waitForFunction(() => document.getElementById('credits')?.textContent === '50')
+    expect(await devnet.usdcBalance(devnet.accounts.payee)).toBe(payee + 2_000_000n)
+    await page.fill('#message', 'And now, how do I describe who I am seeking?')
+    await page.click('#send')
+    await page.waitForFunction(() => document.getElementById('credits')?.textContent === '47')
+
     // The offline interview drafts the doc field by field, shown as it grows.
     for (const answer of INTERVIEW_ANSWERS) {
       await page.waitForSelector('#interview:not([hidden])')
@@ -154,8 +151,8 @@ it('in Chromium: sign in, attest, chat until the free messages run out, draft th
     await page.click('#submit')
     await page.getByText('the human floor needs a holding worth at least $50.00').waitFor()
 
-    // The human buys more of the token; the doc is submitted, paid from the wallet.
-    await send(account.address, 60n)
+    // The human gets more of the token ($60 in all); the doc is submitted, paid from the wallet.
+    await studio.fund(account.address, '200')
     await page.fill('#contact', 'signal: private-pointer')
     await page.click('#submit')
     await page.getByText('Your doc (aeiou-sailor): held for review').waitFor()

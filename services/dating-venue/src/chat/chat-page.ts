@@ -46,6 +46,7 @@ textarea{width:100%;box-sizing:border-box;font:inherit;padding:.5rem;border-radi
 <p><label for="message">Your message</label><br><textarea id="message" rows="3" maxlength="2000" required></textarea></p>
 <p><button id="send" type="submit">Send</button> <button id="sign-out" type="button">Sign out</button></p>
 </form>
+<p><button id="top-up" type="button">Top up: 50 credits (16 messages) for 2.00 USDC</button></p>
 <section id="doc" aria-labelledby="doc-title">
 <h2 id="doc-title">Your dating doc</h2>
 <p id="draft-empty">Nothing drafted yet: answer the matchmaker's questions below.</p>
@@ -162,7 +163,7 @@ $('ask').addEventListener('submit', async (event) => {
   $('send').disabled = false;
   if (answer.status === 200 && answer.body.answer) say('matchmaker', answer.body.answer);
   else if (answer.status === 200) say('note', 'That message was withheld by the safety check (' + answer.body.withheld + '). It counts as used.');
-  else if (answer.status === 402) say('note', 'You have used today\\'s free messages and your credits. They reset at 00:00 UTC.');
+  else if (answer.status === 402) say('note', 'You have used today\\'s free messages and your credits. They reset at 00:00 UTC, or top up to keep talking.');
   else say('note', answer.body.error || 'The matchmaker could not answer. Try again.');
   await refresh();
 });
@@ -219,6 +220,20 @@ const paidPost = async (path, body) => {
   return { status: response.status, body: await response.json().catch(() => ({})) };
 };
 
+$('top-up').addEventListener('click', async () => {
+  $('top-up').disabled = true;
+  status('Topping up: your wallet asks you to sign the 2.00 USDC payment.');
+  try {
+    const answer = await paidPost('/api/chat/topup', {});
+    status(answer.status === 200
+      ? 'Topped up: ' + answer.body.credited + ' credits added (' + answer.body.messages + ' messages).'
+      : (answer.body.error || 'The top-up did not go through.') + (answer.body.reason ? ' (' + answer.body.reason + ')' : ''));
+  } catch (error) {
+    status('The payment was not signed: nothing was charged.');
+  }
+  $('top-up').disabled = false;
+  await refresh();
+});
 $('submit-doc').addEventListener('submit', async (event) => {
   event.preventDefault();
   const handle = $('handle').value.trim();
