@@ -1,3 +1,4 @@
+import { rowsOf } from '@agents/service-kit/db'
 import { PGlite } from '@electric-sql/pglite'
 import { sql } from 'drizzle-orm'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
@@ -76,7 +77,7 @@ export const testProduct = (
     const result = await tx.execute(
       sql`INSERT INTO test_deliveries (item, reference) VALUES (${item}, ${receipt.reference}) RETURNING id`,
     )
-    const [row] = (result as unknown as { rows: Array<{ id: number }> }).rows
+    const [row] = rowsOf<{ id: number }>(result)
     return { deliveryId: row!.id, item }
   },
   answer: (fulfilment, receipt) =>
@@ -90,5 +91,5 @@ export const countDeliveries = async (db: LedgerDatabase, item?: string) => {
       ? sql`SELECT count(*)::int AS n FROM test_deliveries WHERE item = ${item}`
       : sql`SELECT count(*)::int AS n FROM test_deliveries`,
   )
-  return (result as unknown as { rows: Array<{ n: number }> }).rows[0]!.n
+  return rowsOf<{ n: number }>(result)[0]!.n
 }

@@ -1,4 +1,4 @@
-import { isUniqueViolation } from '@agents/service-kit/db'
+import { isUniqueViolation, rowsOf } from '@agents/service-kit/db'
 import { and, sql } from 'drizzle-orm'
 import { bindEndpointToPersona } from '../agents/endpoint-state.ts'
 import { type Actor, ownerIdOf } from '../credentials/actors.ts'
@@ -140,7 +140,7 @@ export const admitPending = async (deps: VenueDeps, { limit = 10_000 } = {}) => 
       const result = await tx.execute(
         sql`SELECT id FROM personas WHERE status = 'pending' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`,
       )
-      const [row] = (result as unknown as { rows: Array<{ id: number }> }).rows
+      const [row] = rowsOf<{ id: number }>(result)
       if (!row) return undefined
       if (!(await takeSeat(tx, deps.settings.capSql()))) return undefined
       await admitPersona(tx, row.id)

@@ -1,3 +1,4 @@
+import { rowsOf } from '@agents/service-kit/db'
 import { and, eq, sql } from 'drizzle-orm'
 import { personas } from '../db/schema.ts'
 import { releaseSeat, type SeatExecutor } from './seats.ts'
@@ -100,7 +101,7 @@ export const withdrawPersona = async (tx: SeatExecutor, personaId: number, reaso
   const result = await tx.execute(
     sql`SELECT status FROM personas WHERE id = ${personaId} FOR UPDATE`,
   )
-  const [row] = (result as unknown as { rows: Array<{ status: PersonaStatus }> }).rows
+  const [row] = rowsOf<{ status: PersonaStatus }>(result)
   if (!row) return undefined
   await tx.update(personas).set({ status: 'withdrawn', reason }).where(eq(personas.id, personaId))
   if (row.status === 'admitted') await releaseSeat(tx)

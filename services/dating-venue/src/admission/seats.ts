@@ -1,4 +1,5 @@
 import type { AnyTransaction } from '@agents/service-kit/db'
+import { rowsOf } from '@agents/service-kit/db'
 import { type SQL, sql } from 'drizzle-orm'
 import type { VenueDatabase } from '../db/open.ts'
 
@@ -9,7 +10,7 @@ export const takeSeat = async (tx: SeatExecutor, capSql: SQL) => {
   const result = await tx.execute(
     sql`UPDATE capacity SET used = used + 1 WHERE id = 1 AND used < ${capSql} RETURNING used`,
   )
-  return (result as unknown as { rows: unknown[] }).rows.length === 1
+  return rowsOf(result).length === 1
 }
 
 /** Gives a persona's seat back (withdrawal, a hold): the next beat admits a pending one. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { type AnyTransaction, pgArray } from '@agents/service-kit/db'
+import { type AnyTransaction, pgArray, rowsOf } from '@agents/service-kit/db'
 import { type SQL, sql } from 'drizzle-orm'
 import { releaseSeat } from '../admission/seats.ts'
 import type { VenueDeps } from '../deps.ts'
@@ -18,8 +18,6 @@ export type ErasureAnswer = {
   couplesEnded: number
   postsRemoved: number
 }
-
-const rowsOf = <row>(result: unknown) => (result as { rows: row[] }).rows
 
 const ints = (values: readonly number[]) => sql`${pgArray(values)}::int[]`
 const texts = (values: readonly string[]) => sql`${pgArray(values)}::text[]`

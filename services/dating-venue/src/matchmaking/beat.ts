@@ -64,7 +64,7 @@ const previousPairs = async (deps: VenueDeps, ids: readonly number[]) => {
   if (ids.length === 0) return new Set<string>()
   const result = await deps.database.db.execute(sql`
     SELECT persona_a, persona_b FROM couples
-    WHERE persona_a = ANY(${`{${ids.join(',')}}`}::int[])`)
+    WHERE persona_a = ANY(${pgArray(ids)}::int[])`)
   return new Set(
     rowsOf<{ persona_a: number; persona_b: number }>(result).map(
       (row) => `${row.persona_a}:${row.persona_b}`,
@@ -123,7 +123,7 @@ const notifyCouples = async (
   const endpoints = rowsOf<{ id: number; persona_id: number; callback_url: string | null }>(
     await deps.database.db.execute(sql`
       SELECT id, persona_id, callback_url FROM agent_endpoints
-      WHERE status = 'active' AND persona_id = ANY(${`{${ids.join(',')}}`}::int[])`),
+      WHERE status = 'active' AND persona_id = ANY(${pgArray(ids)}::int[])`),
   )
   const endpointOf = new Map(
     endpoints.map((e) => [e.persona_id, { id: e.id, callbackUrl: e.callback_url }]),

@@ -1,3 +1,4 @@
+import { pgArray, rowsOf } from '@agents/service-kit/db'
 import { sql } from 'drizzle-orm'
 import { personaVectors } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
@@ -14,9 +15,9 @@ const missingVectors = async (deps: VenueDeps, personaIds?: readonly number[]) =
     SELECT p.id, p.heart FROM personas p
     LEFT JOIN persona_vectors v ON v.persona_id = p.id AND v.model_id = ${deps.embedder.modelId}
     WHERE p.status = 'admitted' AND v.persona_id IS NULL
-      ${personaIds ? sql`AND p.id = ANY(${`{${personaIds.join(',')}}`}::int[])` : sql``}
+      ${personaIds ? sql`AND p.id = ANY(${pgArray(personaIds)}::int[])` : sql``}
     ORDER BY p.id`)
-  return (result as unknown as { rows: Missing[] }).rows
+  return rowsOf<Missing>(result)
 }
 
 /**

@@ -1,4 +1,4 @@
-import { runExclusive } from '@agents/service-kit/db'
+import { rowsOf, runExclusive } from '@agents/service-kit/db'
 import { sql } from 'drizzle-orm'
 import type { SwapDatabase } from '../db/open.ts'
 import { matchableIntentIds, matchOpenIntent, type Windows } from '../matching/match-book.ts'
@@ -16,7 +16,7 @@ export type SweepResult =
       rematched: number
     }
 
-const count = (result: unknown) => (result as { rows: Array<{ n: number | string }> }).rows[0]?.n
+const count = (result: unknown) => rowsOf<{ n: number | string }>(result)[0]?.n
 
 /**
  * Ends what has run out of time: unpaid matches past their payment window
