@@ -82,6 +82,8 @@ describe.each(testBackends(TEST_DATABASE_URL))('the human chat session on $name'
       draft: {},
       skipped: [],
       question: expect.stringMatching(/^Tell me about yourself/),
+      // No doc submitted yet.
+      review: null,
     })
     // Only a hash of the secret is stored.
     const { rows } = await venue.deps.database.client.query('SELECT id_hash FROM chat_sessions')
