@@ -123,10 +123,20 @@ describe.each(testBackends(TEST_DATABASE_URL))('the console page on $name', ({ n
       expect(await page.textContent('.tile[data-key="Intros to broker"] strong')).toBe('1')
       expect(await page.locator('#charts svg').count()).toBe(3)
 
-      // Approve the held post: it leaves the queue and is back on its board.
+      const shot = (stem: string) =>
+        page.screenshot({
+          path: `${outputDir}/${stem}${name === 'PGlite' ? '' : `-${name.toLowerCase()}`}.png`,
+          fullPage: true,
+        })
+      mkdirSync(outputDir, { recursive: true })
+      // Approve the held post (held and reported: one row, its reporter counted): it leaves the queue and is back on its board.
       const postRows = page.locator('#queue tr', { hasText: `post ${postId}` })
-      await expect.poll(() => postRows.count()).toBeGreaterThan(0)
-      await postRows.first().getByRole('button', { name: 'Approve' }).click()
+      await expect.poll(() => postRows.count()).toBe(1)
+      // Before the decisions: the held post and the intro in their lists.
+      await shot('console-queue')
+      expect(await postRows.textContent()).toContain('old maps')
+      expect(await postRows.textContent()).toContain('1 reporter(s)')
+      await page.getByRole('button', { name: `Approve post ${postId}`, exact: true }).click()
       await page.waitForFunction(() =>
         document.getElementById('status')?.textContent?.endsWith('approved: done'),
       )
@@ -136,7 +146,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('the console page on $name', ({ n
 
       // Broker the intro: the couple is brokered and leaves the list.
       const introRow = page.locator('#intros tr', { hasText: `couple ${coupleId}` })
-      await introRow.getByRole('button', { name: 'Broker' }).click()
+      await page.getByRole('button', { name: `Broker couple ${coupleId}`, exact: true }).click()
       await page.waitForFunction(() =>
         document.getElementById('status')?.textContent?.endsWith('brokered: done'),
       )
@@ -164,11 +174,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('the console page on $name', ({ n
       ).toBe(true)
       expect(pageErrors).toEqual([])
 
-      mkdirSync(outputDir, { recursive: true })
-      await page.screenshot({
-        path: `${outputDir}/console${name === 'PGlite' ? '' : `-${name.toLowerCase()}`}.png`,
-        fullPage: true,
-      })
+      await shot('console')
       // The session cookie is invisible to the page's script.
       expect(await page.evaluate(() => document.cookie)).toBe('')
     } finally {

@@ -15,7 +15,7 @@ export const consolePage = ({ nonce }: { nonce: string }) => `<!doctype html>
 body{font:15px/1.45 system-ui,sans-serif;max-width:72rem;margin:1.5rem auto;padding:0 1rem;color:#1d1d1f}
 h1{margin:.2rem 0}h2{margin:1.6rem 0 .5rem;font-size:1.15rem}
 button{font:inherit;padding:.3em .9em;border-radius:.35em;border:1px solid #5a35d0;background:#6a3df0;color:#fff;cursor:pointer}
-button.quiet{background:#fff;color:#5a35d0}
+button.quiet{background:#fff;color:#5a35d0}button+button{margin-left:.35rem}
 #numbers{display:grid;grid-template-columns:repeat(auto-fill,minmax(10.5rem,1fr));gap:.6rem}
 .tile{background:#f4f1ff;border-radius:.5rem;padding:.55rem .75rem}.tile strong{display:block;font-size:1.35rem}
 .tile small{color:#555}
@@ -57,9 +57,11 @@ input,select{font:inherit;padding:.25rem .4rem}
 const $ = (id) => document.getElementById(id);
 const status = (text) => { $('status').textContent = text; };
 const cell = (text) => { const td = document.createElement('td'); td.textContent = text; return td; };
-const button = (label, onClick, quiet) => {
+// A row's buttons name their item (aria-label): a screen reader hears "Approve post 3", not one "Approve" after another.
+const button = (label, onClick, quiet, name) => {
   const b = document.createElement('button');
   b.type = 'button'; b.textContent = label; if (quiet) b.className = 'quiet';
+  if (name) b.setAttribute('aria-label', name);
   b.addEventListener('click', onClick);
   return b;
 };
@@ -140,8 +142,8 @@ const showTrends = ({ days }) => {
 };
 
 const decide = (label, path, body) => [
-  button('Approve', () => act(label + ' approved', path, { ...body, decision: 'approve' })),
-  button('Reject', () => act(label + ' rejected', path, { ...body, decision: 'reject' }), true),
+  button('Approve', () => act(label + ' approved', path, { ...body, decision: 'approve' }), false, 'Approve ' + label),
+  button('Reject', () => act(label + ' rejected', path, { ...body, decision: 'reject' }), true, 'Reject ' + label),
 ];
 const queueRow = (item, what, why, buttons) => {
   const row = document.createElement('tr');
@@ -150,20 +152,27 @@ const queueRow = (item, what, why, buttons) => {
   return row;
 };
 const showQueue = (queue) => {
+  // A held item that is also reported is one row (its reporters in Why), not two rows deciding the same thing.
+  const reporters = new Map(queue.reported.map((r) => [r.targetType + ' ' + r.targetId, r.reporters]));
+  const why = (key, reason) => reporters.has(key) ? reason + ', ' + reporters.get(key) + ' reporter(s)' : reason;
+  const held = new Set([
+    ...queue.heldPosts.map((p) => 'post ' + p.id), ...queue.heldTurns.map((t) => 'turn ' + t.id),
+    ...queue.heldPersonas.map((p) => 'persona ' + p.id), ...queue.heldCouples.map((c) => 'couple ' + c.id),
+  ]);
   const rows = [
     ...queue.personasForReview.map((p) => queueRow('persona ' + p.id, '@' + p.handle + ' (human doc)', 'held for review', decide('persona ' + p.id, '/admin/actions/review', { personaId: p.id }))),
-    ...queue.heldPosts.map((p) => queueRow('post ' + p.id, (p.featured ? '[featured] ' : '') + p.board + ' @' + p.handle + ': ' + p.body, p.reason || 'held', decide('post ' + p.id, '/admin/actions/moderate', { targetType: 'post', targetId: p.id }))),
-    ...queue.heldTurns.map((t) => queueRow('turn ' + t.id, 'couple ' + t.coupleId + ': ' + t.body, t.reason || 'held', decide('turn ' + t.id, '/admin/actions/moderate', { targetType: 'turn', targetId: t.id }))),
-    ...queue.heldPersonas.map((p) => queueRow('persona ' + p.id, '@' + p.handle, p.reason || 'held', decide('persona ' + p.id, '/admin/actions/moderate', { targetType: 'persona', targetId: p.id }))),
-    ...queue.heldCouples.map((c) => queueRow('couple ' + c.id, 'a courtship', 'held on reports', [button('End it', () => act('couple ' + c.id + ' ended', '/admin/actions/moderate', { targetType: 'couple', targetId: c.id, decision: 'reject' }), true)])),
-    ...queue.reported.map((r) => queueRow(r.targetType + ' ' + r.targetId, 'reported', r.reporters + ' reporter(s)', decide(r.targetType + ' ' + r.targetId, '/admin/actions/moderate', { targetType: r.targetType, targetId: r.targetId }))),
+    ...queue.heldPosts.map((p) => queueRow('post ' + p.id, (p.featured ? '[featured] ' : '') + p.board + ' @' + p.handle + ': ' + p.body, why('post ' + p.id, p.reason || 'held'), decide('post ' + p.id, '/admin/actions/moderate', { targetType: 'post', targetId: p.id }))),
+    ...queue.heldTurns.map((t) => queueRow('turn ' + t.id, 'couple ' + t.coupleId + ': ' + t.body, why('turn ' + t.id, t.reason || 'held'), decide('turn ' + t.id, '/admin/actions/moderate', { targetType: 'turn', targetId: t.id }))),
+    ...queue.heldPersonas.map((p) => queueRow('persona ' + p.id, '@' + p.handle, why('persona ' + p.id, p.reason || 'held'), decide('persona ' + p.id, '/admin/actions/moderate', { targetType: 'persona', targetId: p.id }))),
+    ...queue.heldCouples.map((c) => queueRow('couple ' + c.id, 'a courtship', why('couple ' + c.id, 'held on reports'), [button('End it', () => act('couple ' + c.id + ' ended', '/admin/actions/moderate', { targetType: 'couple', targetId: c.id, decision: 'reject' }), true, 'End couple ' + c.id)])),
+    ...queue.reported.filter((r) => !held.has(r.targetType + ' ' + r.targetId)).map((r) => queueRow(r.targetType + ' ' + r.targetId, 'reported', r.reporters + ' reporter(s)', decide(r.targetType + ' ' + r.targetId, '/admin/actions/moderate', { targetType: r.targetType, targetId: r.targetId }))),
   ];
   if (rows.length === 0) { const row = document.createElement('tr'); const td = cell('Nothing waits for review.'); td.colSpan = 4; td.className = 'empty'; row.append(td); rows.push(row); }
   $('queue').replaceChildren(...rows);
   const intros = queue.introsToBroker.map((intro) => {
     const row = document.createElement('tr');
     const actions = document.createElement('td');
-    actions.append(button('Broker', () => act('couple ' + intro.coupleId + ' brokered', '/admin/actions/broker', { coupleId: intro.coupleId })));
+    actions.append(button('Broker', () => act('couple ' + intro.coupleId + ' brokered', '/admin/actions/broker', { coupleId: intro.coupleId }), false, 'Broker couple ' + intro.coupleId));
     row.append(cell('couple ' + intro.coupleId), cell(intro.since.slice(0, 10)), actions);
     return row;
   });
