@@ -1,5 +1,5 @@
 import { PaymentsHealthSchema, paymentsHealth } from '@agents/payments'
-import { type App, createApp, errors, json, mountMcp } from '@agents/service-kit'
+import { type App, createApp, document, errors, json, mountMcp } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import type { MiddlewareHandler } from 'hono'
 import { registerAdminRoutes } from './admin/admin-routes.ts'
@@ -23,7 +23,7 @@ import { registerIdentityRoutes } from './identity/identity-routes.ts'
 import { registerIntakeRoutes } from './intake/intake-routes.ts'
 import { venueTools } from './mcp-tools.ts'
 import { registerJwksRoute } from './notify/jwks-routes.ts'
-import { documentRoute, registerSecuritySchemes, SECURITY } from './openapi.ts'
+import { registerSecuritySchemes, SECURITY } from './openapi.ts'
 import { registerOrderRoutes } from './orders/order-routes.ts'
 import { registerReportRoutes } from './reports/report-routes.ts'
 import { registerReviewRoutes } from './review/review-routes.ts'
@@ -68,7 +68,7 @@ export const buildApp = (
   })
   registerSecuritySchemes(app)
   const page = (path: string, summary: string, type: string) =>
-    documentRoute(app, {
+    document(app, {
       method: 'get',
       path,
       summary,

@@ -3,6 +3,7 @@ import type { Logger } from '@agents/service-kit'
 import type { HumanChatSettings } from './chat/human-chat-settings.ts'
 import type { VenueDatabase } from './db/open.ts'
 import type { Embedder } from './embeddings/index.ts'
+import type { FloorHub } from './floor/floor-hub.ts'
 import type { IdpEvent } from './identity/types.ts'
 import type { Sealer } from './intake/seal.ts'
 import type { ChatSettings } from './matchmaking/chat-settings.ts'
@@ -66,6 +67,8 @@ export type VenueDeps = {
   refundsEmail: string | undefined
   /** The human chat page's sign-in and sessions. */
   humanChat: HumanChatSettings
+  /** The live floor's one poller and its stream limits (closed on shutdown). */
+  floor: FloorHub
   /** What a wallet's studio token holding is worth, in US cents (0 when no token is configured). */
   holdings: (wallet: string) => Promise<bigint>
 }

@@ -16,7 +16,7 @@ import { events } from './db/schema.ts'
 import type { VenueDeps } from './deps.ts'
 import { embedderFromConfig } from './embeddings/index.ts'
 import { featuredProduct } from './featured/featured-post.ts'
-import { provideFloorHub } from './floor/floor-hubs.ts'
+import { createVenueFloorHub } from './floor/floor-hubs.ts'
 import { geoGate, toGeoGateOptions } from './geo/index.ts'
 import {
   createIdpClient,
@@ -129,6 +129,11 @@ export const startVenue = async (
       secureCookie: () => config.NODE_ENV === 'production' || baseUrl.startsWith('https:'),
     },
     holdings: studioHoldings(config, database),
+    floor: createVenueFloorHub(() => deps, {
+      intervalMs: config.VENUE_FLOOR_POLL_MS,
+      maxStreams: config.VENUE_FLOOR_MAX_STREAMS,
+      maxStreamsPerAddress: config.VENUE_FLOOR_MAX_STREAMS_PER_ADDRESS,
+    }),
     login: {
       verify: async (token) => {
         const result = await verifyLogin(token)
@@ -204,11 +209,7 @@ export const startVenue = async (
         }, sweepEvery)
       : undefined
   retentionSweep?.unref()
-  const floor = provideFloorHub(deps, {
-    intervalMs: config.VENUE_FLOOR_POLL_MS,
-    maxStreams: config.VENUE_FLOOR_MAX_STREAMS,
-    maxStreamsPerAddress: config.VENUE_FLOOR_MAX_STREAMS_PER_ADDRESS,
-  })
+  const { floor } = deps
   const server = await serve(buildApp(deps, { gate, maxBodyBytes: config.MAX_BODY_BYTES }), {
     port: config.PORT,
     host: config.HOST,

@@ -4,7 +4,6 @@ import { readFloorPage } from '../boards/boards.ts'
 import type { VenueDeps } from '../deps.ts'
 import { getClientAddress } from '../geo/index.ts'
 import { SECURITY } from '../openapi.ts'
-import { floorHubOf } from './floor-hubs.ts'
 import { FLOOR_REFUSED, refuseFloorStream } from './refuse-floor-stream.ts'
 import { streamFloor } from './stream-floor.ts'
 
@@ -59,7 +58,7 @@ export const registerFloorRoutes = (app: App, deps: VenueDeps) => {
       return c.json({ items: await readFloorPage(deps) })
     // Limits count the address the geo gate judged; one poller serves every stream.
     const address = getClientAddress(c, { trustForwardedFor: deps.trustForwardedFor }) ?? 'unknown'
-    const opened = floorHubOf(deps).open(address)
+    const opened = deps.floor.open(address)
     if (!opened.ok) return refuseFloorStream(c, opened.reason)
     return streamFloor(c, opened.subscription)
   })

@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Venue } from '../start.ts'
 import { admitPersona } from '../test-helpers.ts'
 import { startTestVenue, TEST_DATABASE_URL } from '../testing.ts'
-import { floorHubOf } from './floor-hubs.ts'
 
 const POLL_MS = 100
 
@@ -94,7 +93,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('the live floor stream on $name',
     await venue?.close()
     await drop?.()
   })
-  const hub = () => floorHubOf(venue.deps)
+  const hub = () => venue.deps.floor
 
   it('refuses a stream beyond the per-address limit with 503, Retry-After and { error }', async () => {
     const mine = await Promise.all(

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import { type App, SafeText } from '@agents/service-kit'
+import { type App, document, SafeText } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
-import { documentRoute, SECURITY } from '../openapi.ts'
+import { SECURITY } from '../openapi.ts'
 import { IDENTITY_DONE_PATH, identityDonePage } from './identity-done-page.ts'
 
 /**
@@ -10,7 +10,7 @@ import { IDENTITY_DONE_PATH, identityDonePage } from './identity-done-page.ts'
  * from the signed webhook (POST /api/identity/webhook/idp).
  */
 export const registerIdentityDonePage = (app: App) => {
-  const path = documentRoute(app, {
+  const path = document(app, {
     method: 'get',
     path: IDENTITY_DONE_PATH,
     summary: "Where the identity provider sends the human's browser after the check (HTML)",
