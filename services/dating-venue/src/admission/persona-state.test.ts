@@ -8,9 +8,11 @@ import { useTestVenue } from '../testing/venue-fixtures.ts'
 import { TEST_DATABASE_URL } from '../testing.ts'
 import {
   admitPersona,
+  HELD_FOR_REVIEW,
   holdPersona,
   insertPersona,
   type PersonaStatus,
+  settleReview,
   withdrawPersona,
 } from './persona-state.ts'
 import { takeSeat } from './seats.ts'
@@ -85,5 +87,27 @@ describe.each(testBackends(TEST_DATABASE_URL))('persona states on $name', ({ ope
     expect(await db.transaction((tx) => withdrawPersona(tx, pending, 'gone'))).toBe('pending')
     expect(await seatsUsed()).toBe(before - 1)
     expect(await db.transaction((tx) => withdrawPersona(tx, 2_000_000_000, 'gone'))).toBe(undefined)
+  })
+
+  it('a persona held for review leaves it once, for pending or rejected; one held on reports never does', async () => {
+    const { db } = venue.deps.database
+    const before = await seatsUsed()
+    const approved = await insertPersona(db, values(), { status: 'held', reason: HELD_FOR_REVIEW })
+    expect(await statusOf(approved)).toEqual({ status: 'held', reason: 'held for review' })
+    expect(await seatsUsed()).toBe(before)
+    // Held for review is not pending: the admission of pending personas never seats it.
+    expect(await holdPersona(db, approved, 'reported')).toBeUndefined()
+    expect(await settleReview(db, approved, { status: 'pending' })).toBe(true)
+    expect(await statusOf(approved)).toEqual({ status: 'pending', reason: null })
+    expect(await settleReview(db, approved, { status: 'rejected', reason: 'late' })).toBe(false)
+    const rejected = await insertPersona(db, values(), { status: 'held', reason: HELD_FOR_REVIEW })
+    expect(await settleReview(db, rejected, { status: 'rejected', reason: 'reads as an ad' })).toBe(
+      true,
+    )
+    expect(await statusOf(rejected)).toEqual({ status: 'rejected', reason: 'reads as an ad' })
+    const reported = await admitted()
+    await holdPersona(db, reported, 'reported')
+    expect(await settleReview(db, reported, { status: 'pending' })).toBe(false)
+    expect(await statusOf(reported)).toEqual({ status: 'held', reason: 'reported' })
   })
 })
