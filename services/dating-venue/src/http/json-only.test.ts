@@ -135,6 +135,10 @@ describe.each(testBackends(TEST_DATABASE_URL))(
         'POST /api/chat/draft': { answer: 'I sail.' },
         'POST /api/chat/ask': { message: 'Hello matchmaker.' },
         'POST /api/chat/submit-doc': { handle: uniqueHandle('json') },
+        'POST /api/chat/topup': {},
+        'POST /api/operator/session': { message: 'x', signature: `0x${'1'.repeat(130)}` },
+        'POST /admin/actions/moderate': { targetType: 'persona', targetId: a, decision: 'approve' },
+        'POST /admin/actions/credit': { orderId: 'doc_submit:json-only' },
         'POST /admin/actions/review': { personaId: a, decision: 'reject' },
       }
       // The chat routes act for a signed-in wallet: its session cookie, not a bearer.
