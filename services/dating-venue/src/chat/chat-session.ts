@@ -131,3 +131,15 @@ export const chatWalletOf = (c: Context) => {
   if (!resolved) throw new Error('route reads a chat wallet its middleware never resolved')
   return resolved
 }
+
+/** The wallet a chat cookie's live session is bound to (erasure by the human of the chat page). */
+export const walletOfChatSession = async (
+  { database }: Pick<ChatDeps, 'database'>,
+  secret: string,
+): Promise<string | undefined> => {
+  const [session] = await database.db
+    .select({ wallet: chatSessions.wallet })
+    .from(chatSessions)
+    .where(and(eq(chatSessions.idHash, hash(secret)), gt(chatSessions.expiresAt, sql`now()`)))
+  return session?.wallet
+}

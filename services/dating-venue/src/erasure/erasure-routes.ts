@@ -13,6 +13,7 @@ import { z } from '@hono/zod-openapi'
 import { eq } from 'drizzle-orm'
 import type { Context, MiddlewareHandler } from 'hono'
 import { getCookie } from 'hono/cookie'
+import { CHAT_COOKIE, walletOfChatSession } from '../chat/chat-session.ts'
 import { OPERATOR_COOKIE, operatorOfSession } from '../console/operator-session.ts'
 import { signedInHuman } from '../credentials/actor-middleware.ts'
 import { authenticate, requireOwner } from '../credentials/actors.ts'
@@ -69,7 +70,7 @@ const eraserOf = (deps: VenueDeps): MiddlewareHandler =>
     const ownerId = ownerIds.get(c)!
     const exists = async () => {
       const [owner] = await deps.database.db
-        .select({ humanSubject: owners.humanSubject })
+        .select({ humanSubject: owners.humanSubject, wallet: owners.wallet })
         .from(owners)
         .where(eq(owners.id, ownerId))
       if (!owner) throw new ApiError(404, 'no such owner')
@@ -78,14 +79,23 @@ const eraserOf = (deps: VenueDeps): MiddlewareHandler =>
     const bearer = bearerToken(c.req.header('authorization'))
     if (!bearer) {
       const secret = getCookie(c, OPERATOR_COOKIE)
+      const chatSecret = getCookie(c, CHAT_COOKIE)
       const origin = c.req.header('origin')
-      if (secret && origin !== undefined && origin !== deps.humanChat.origin())
+      if ((secret || chatSecret) && origin !== undefined && origin !== deps.humanChat.origin())
         throw new ApiError(403, 'cross-site request refused')
       const operator = secret ? await operatorOfSession(deps, secret) : undefined
-      if (!operator) throw new ApiError(401, 'credential required: acting for this owner')
-      await exists()
-      erasers.set(c, 'operator')
-      operators.set(c, operator)
+      if (operator) {
+        await exists()
+        erasers.set(c, 'operator')
+        operators.set(c, operator)
+      } else {
+        // The human of the chat page: the signed-in wallet is the owner's (its doc was submitted there).
+        const wallet = chatSecret ? await walletOfChatSession(deps, chatSecret) : undefined
+        if (!wallet) throw new ApiError(401, 'credential required: acting for this owner')
+        const owner = await exists()
+        if (owner.wallet !== wallet) throw new ApiError(403, 'login does not act for this owner')
+        erasers.set(c, 'human')
+      }
     } else if (deps.adminToken && timingSafeEqual(digest(bearer), digest(deps.adminToken))) {
       await exists()
       erasers.set(c, 'operator')
@@ -113,7 +123,7 @@ export const registerErasureRoutes = (app: App, deps: VenueDeps) => {
       'Erase an owner: its docs, personas, vectors, couples, consents, invites, identity sessions, chat, credits and agents; orders stay as anonymous amounts',
     security: [...SECURITY.credential, ...SECURITY.login, ...SECURITY.operator],
     description:
-      'The operator may also use the console session cookie (`venue_operator`) of an allow-listed wallet.',
+      "The operator may also use the console session cookie (`venue_operator`) of an allow-listed wallet; the human of the chat page, its session cookie (`venue_chat`) when the signed-in wallet is the owner's.",
     request: { params: OwnerParams },
     responses: {
       200: json(Erased, 'erased; the partners of its couples are told as for a withdrawal'),

@@ -708,6 +708,23 @@ describe.each(testBackends(TEST_DATABASE_URL))('erasure on $name', ({ name, open
       { detail: { by: 'operator', operator: operatorAccount.address.toLowerCase() } },
       { detail: { by: 'operator', operator: 'token' } },
     ])
+    // The human of the chat page: the signed-in wallet erases the owner it keys, no other.
+    const human = await signInToChat(venue.url)
+    const stranger = await signInToChat(venue.url)
+    const [inserted] = await sql<{ id: number }>(
+      `INSERT INTO owners (wallet, credential_hash) VALUES ($1, 'x') RETURNING id`,
+      [human.wallet],
+    )
+    const ownWallet = inserted!.id
+    expect((await erase(ownWallet, { cookie: stranger.cookie })).json).toEqual({
+      error: 'login does not act for this owner',
+    })
+    expect(
+      (await erase(ownWallet, { cookie: human.cookie, origin: 'https://elsewhere.example' }))
+        .status,
+    ).toBe(403)
+    expect((await erase(ownWallet, { cookie: human.cookie })).json).toMatchObject({ erased: true })
+    expect(await sql(`SELECT id FROM owners WHERE id = $1`, [ownWallet])).toEqual([])
     // Agents read the route and what it removes in the skill and the full text.
     for (const path of ['/skill', '/llms-full.txt']) {
       const text = (await call('GET', path)).text
