@@ -502,6 +502,14 @@ describe.each(testBackends(TEST_DATABASE_URL))(
       ).toBe(1)
       // Decided once: a second decision is 409.
       expect((await review({ personaId, decision: 'approve' })).status).toBe(409)
+      // Rejected, the wallet may submit again (a new paid submission), held for review anew.
+      const again = await paidSubmit(session.cookie, { handle: uniqueHandle('aoe') })
+      expect(again).toMatchObject({ status: 200, json: { review: 'held for review' } })
+      expect(again.json.personaId).not.toBe(personaId)
+      expect((await me(session.cookie)).review).toMatchObject({
+        personaId: again.json.personaId,
+        status: 'held for review',
+      })
     })
 
     it('approval runs the admission gates: admitted with a seat; at the cap approved into pending until one frees', async () => {
