@@ -79,7 +79,7 @@ const tiles = (snapshot) => [
   ['Health', snapshot.health.ok ? 'up' : 'down', 'payments ' + snapshot.health.payments],
   ['Mode', snapshot.sim_mode ? 'day 0' : 'open', snapshot.sim_mode ? 'not yet open to the public' : 'open to the public'],
   ['Admitted', snapshot.admitted, snapshot.cap_used_pct + '% of the cap of ' + snapshot.cap],
-  ['Courting', snapshot.couples_by_state.courting, snapshot.couples_by_state.committed + ' committed, ' + snapshot.couples_by_state.brokered + ' brokered'],
+  ['Couples courting', snapshot.couples_by_state.courting, snapshot.couples_by_state.committed + ' committed, ' + snapshot.couples_by_state.brokered + ' brokered'],
   ['Intros to broker', snapshot.intros_to_broker, 'committed couples'],
   ['Turns', snapshot.turns_by_status.published, snapshot.turns_by_status.held + ' held, ' + snapshot.turns_by_status.blocked + ' blocked'],
   ['Chaperone today', snapshot.chaperone_today.allow, 'passed; ' + snapshot.chaperone_today.blocked + ' blocked, ' + snapshot.chaperone_today.held + ' held, ' + snapshot.chaperone_today.unavailable + ' unavailable'],
@@ -152,20 +152,15 @@ const queueRow = (item, what, why, buttons) => {
   return row;
 };
 const showQueue = (queue) => {
-  // A held item that is also reported is one row (its reporters in Why), not two rows deciding the same thing.
-  const reporters = new Map(queue.reported.map((r) => [r.targetType + ' ' + r.targetId, r.reporters]));
-  const why = (key, reason) => reporters.has(key) ? reason + ', ' + reporters.get(key) + ' reporter(s)' : reason;
-  const held = new Set([
-    ...queue.heldPosts.map((p) => 'post ' + p.id), ...queue.heldTurns.map((t) => 'turn ' + t.id),
-    ...queue.heldPersonas.map((p) => 'persona ' + p.id), ...queue.heldCouples.map((c) => 'couple ' + c.id),
-  ]);
+  // The queue lists a held item once, with its reporters; \`reported\` holds only live items.
+  const why = (item, reason) => item.reporters > 0 ? reason + ', ' + item.reporters + ' reporter(s)' : reason;
   const rows = [
     ...queue.personasForReview.map((p) => queueRow('persona ' + p.id, '@' + p.handle + ' (human doc)', 'held for review', decide('persona ' + p.id, '/admin/actions/review', { personaId: p.id }))),
-    ...queue.heldPosts.map((p) => queueRow('post ' + p.id, (p.featured ? '[featured] ' : '') + p.board + ' @' + p.handle + ': ' + p.body, why('post ' + p.id, p.reason || 'held'), decide('post ' + p.id, '/admin/actions/moderate', { targetType: 'post', targetId: p.id }))),
-    ...queue.heldTurns.map((t) => queueRow('turn ' + t.id, 'couple ' + t.coupleId + ': ' + t.body, why('turn ' + t.id, t.reason || 'held'), decide('turn ' + t.id, '/admin/actions/moderate', { targetType: 'turn', targetId: t.id }))),
-    ...queue.heldPersonas.map((p) => queueRow('persona ' + p.id, '@' + p.handle, why('persona ' + p.id, p.reason || 'held'), decide('persona ' + p.id, '/admin/actions/moderate', { targetType: 'persona', targetId: p.id }))),
-    ...queue.heldCouples.map((c) => queueRow('couple ' + c.id, 'a courtship', why('couple ' + c.id, 'held on reports'), [button('End it', () => act('couple ' + c.id + ' ended', '/admin/actions/moderate', { targetType: 'couple', targetId: c.id, decision: 'reject' }), true, 'End couple ' + c.id)])),
-    ...queue.reported.filter((r) => !held.has(r.targetType + ' ' + r.targetId)).map((r) => queueRow(r.targetType + ' ' + r.targetId, 'reported', r.reporters + ' reporter(s)', decide(r.targetType + ' ' + r.targetId, '/admin/actions/moderate', { targetType: r.targetType, targetId: r.targetId }))),
+    ...queue.heldPosts.map((p) => queueRow('post ' + p.id, (p.featured ? '[featured] ' : '') + p.board + ' @' + p.handle + ': ' + p.body, why(p, p.reason || 'held'), decide('post ' + p.id, '/admin/actions/moderate', { targetType: 'post', targetId: p.id }))),
+    ...queue.heldTurns.map((t) => queueRow('turn ' + t.id, 'couple ' + t.coupleId + ': ' + t.body, why(t, t.reason || 'held'), decide('turn ' + t.id, '/admin/actions/moderate', { targetType: 'turn', targetId: t.id }))),
+    ...queue.heldPersonas.map((p) => queueRow('persona ' + p.id, '@' + p.handle, why(p, p.reason || 'held'), decide('persona ' + p.id, '/admin/actions/moderate', { targetType: 'persona', targetId: p.id }))),
+    ...queue.heldCouples.map((c) => queueRow('couple ' + c.id, 'a courtship', why(c, 'held on reports'), [button('End it', () => act('couple ' + c.id + ' ended', '/admin/actions/moderate', { targetType: 'couple', targetId: c.id, decision: 'reject' }), true, 'End couple ' + c.id)])),
+    ...queue.reported.map((r) => queueRow(r.targetType + ' ' + r.targetId, 'reported', r.reporters + ' reporter(s)', decide(r.targetType + ' ' + r.targetId, '/admin/actions/moderate', { targetType: r.targetType, targetId: r.targetId }))),
   ];
   if (rows.length === 0) { const row = document.createElement('tr'); const td = cell('Nothing waits for review.'); td.colSpan = 4; td.className = 'empty'; row.append(td); rows.push(row); }
   $('queue').replaceChildren(...rows);

@@ -58,7 +58,9 @@ const Id = z.number().int()
 export const ReviewQueue = z
   .object({
     personasForReview: z.array(z.object({ id: Id, handle: z.string(), at: z.string() })),
-    heldPersonas: z.array(z.object({ id: Id, handle: z.string(), reason: z.string().nullable() })),
+    heldPersonas: z.array(
+      z.object({ id: Id, handle: z.string(), reason: z.string().nullable(), reporters: Id }),
+    ),
     heldPosts: z.array(
       z.object({
         id: Id,
@@ -67,12 +69,19 @@ export const ReviewQueue = z
         body: z.string(),
         reason: z.string().nullable(),
         featured: z.boolean(),
+        reporters: Id,
       }),
     ),
     heldTurns: z.array(
-      z.object({ id: Id, coupleId: Id, body: z.string(), reason: z.string().nullable() }),
+      z.object({
+        id: Id,
+        coupleId: Id,
+        body: z.string(),
+        reason: z.string().nullable(),
+        reporters: Id,
+      }),
     ),
-    heldCouples: z.array(z.object({ id: Id })),
+    heldCouples: z.array(z.object({ id: Id, reporters: Id })),
     reported: z.array(
       z.object({
         targetType: z.enum(['persona', 'post', 'turn', 'couple']),

@@ -13,7 +13,8 @@ export const QUEUE_LIMIT = 50
  * human docs: handle and date, never the heart), items held by the safety
  * check or by reporters (posts, featured ones marked, and turns: their
  * published text, which is what is judged), personas and couples held on
- * reports, items reported below the hold threshold, and the committed
+ * reports (each with its reporters), items reported but still live (below
+ * the hold threshold, or released by an earlier approval), and the committed
  * couples whose introduction waits for the broker.
  */
 export const reviewQueue = async (deps: Pick<VenueDeps, 'database'>) => {
@@ -82,13 +83,24 @@ export const reviewQueue = async (deps: Pick<VenueDeps, 'database'>) => {
         .orderBy(asc(couples.id))
         .limit(QUEUE_LIMIT),
     ])
+  // A held item is listed once, with its reporters; `reported` keeps the items still live.
+  const reportersOf = new Map(reported.map((row) => [`${row.targetType}:${row.targetId}`, row]))
+  const withReporters = <row extends { id: number }>(type: string, rows: row[]) =>
+    rows.map((row) => {
+      const report = reportersOf.get(`${type}:${row.id}`)
+      reportersOf.delete(`${type}:${row.id}`)
+      return { ...row, reporters: report?.reporters ?? 0 }
+    })
+  const held = {
+    heldPersonas: withReporters('persona', heldPersonas),
+    heldPosts: withReporters('post', heldPosts),
+    heldTurns: withReporters('turn', heldTurns),
+    heldCouples: withReporters('couple', heldCouples),
+  }
   return {
     personasForReview: review.map((row) => ({ ...row, at: row.at.toISOString() })),
-    heldPersonas,
-    heldPosts,
-    heldTurns,
-    heldCouples,
-    reported,
+    ...held,
+    reported: [...reportersOf.values()],
     introsToBroker: intros.map((row) => ({
       coupleId: row.coupleId,
       since: row.since.toISOString(),
