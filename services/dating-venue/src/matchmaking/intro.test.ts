@@ -1,7 +1,7 @@
 import { createServer } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { composeIntro, PLACEHOLDER_INTRO, quotesHeart, writeIntro } from './matchmaking/intro.ts'
-import { createSafetyCheck } from './safety/index.ts'
+import { createSafetyCheck } from '../safety/index.ts'
+import { composeIntro, PLACEHOLDER_INTRO, quotesHeart, writeIntro } from './intro.ts'
 
 const safety = createSafetyCheck()
 const heartA = {
