@@ -21,7 +21,7 @@ export type MatchmakerAnswer =
   /** The venue could not answer (model or safety check down): not counted. */
   | { kind: 'unavailable'; reason: string }
 
-const ask = (chat: ChatSettings, message: string, fetchImpl: typeof fetch) =>
+const ask = (chat: ChatSettings, message: string, fetchImpl: typeof fetch | undefined) =>
   chatCompletion(
     chat,
     [
@@ -41,7 +41,7 @@ export const answerAsMatchmaker = async (
   {
     safety,
     chat,
-    fetchImpl = fetch,
+    fetchImpl,
   }: { safety: SafetyCheck; chat: ChatSettings | undefined; fetchImpl?: typeof fetch },
   message: string,
 ): Promise<MatchmakerAnswer> => {
