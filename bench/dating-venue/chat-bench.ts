@@ -5,9 +5,11 @@
 // venue at least 0.5x the direct rate. With PostgreSQL (TEST_DATABASE_URL)
 // the venue runs in its own process, as deployed (this process holds the
 // client and the stand-in); without it, PGlite in this process.
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { freePort, spawnService } from '@agents/payments/testing'
 import { createTestDatabase } from '@agents/service-kit/db'
+import pg from 'pg'
 import { grantCredits } from '../../services/dating-venue/src/orders/credits.ts'
 import { signInToChat } from '../../services/dating-venue/src/testing/chat-fixtures.ts'
 import { startChatStandIn } from '../../services/dating-venue/src/testing/chat-stand-in.ts'
@@ -33,6 +35,13 @@ const child = temporary
     )
   : undefined
 const venue = { url: child?.url ?? inProcess.url, deps: inProcess.deps }
+// With PostgreSQL, the floor of this layout: a bare proxy in its own process (bare-proxy.ts).
+const bare = temporary
+  ? await spawnService(fileURLToPath(new URL('./bare-proxy.ts', import.meta.url)), {
+      MATCHMAKER_CHAT_URL: chat.url,
+      PORT: String(await freePort()),
+    })
+  : undefined
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(`${venue.url}${path}`, {
@@ -48,9 +57,47 @@ const human = async () => {
   return cookie
 }
 
-/** `concurrency` workers calling `once` for `windowMs`: answers a second. */
-const measure = async (once: (worker: number) => Promise<void>) => {
+/** CPU seconds (user + system) a process used so far, from /proc (Linux); 0 elsewhere. */
+const cpuSeconds = (pid: number) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return 0
+  }
+}
+
+// PostgreSQL's share: the backends serving the bench's database and the WAL writer.
+const monitor = temporary ? new pg.Client({ connectionString: serverUrl }) : undefined
+await monitor?.connect()
+const postgresPids = async () => {
+  if (!monitor || !temporary) return []
+  const { rows } = await monitor.query<{ pid: number }>(
+    `SELECT pid FROM pg_stat_activity WHERE datname = $1 OR backend_type = 'walwriter'`,
+    [new URL(temporary.url).pathname.slice(1)],
+  )
+  return rows.map((row) => row.pid)
+}
+
+type Window = {
+  rate: number
+  done: number
+  cpu: { bench: number; venue: number; postgres: number }
+}
+
+/** `concurrency` workers calling `once` for `windowMs`: answers a second, and the CPU each process spent. */
+const measure = async (once: (worker: number) => Promise<void>): Promise<Window> => {
+  chat.asked.length = 0
   let done = 0
+  const pids = await postgresPids()
+  const sumPostgres = () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0)
+  const venuePid = (once === throughBare ? bare : child)?.child.pid
+  const before = {
+    bench: process.cpuUsage(),
+    venue: venuePid ? cpuSeconds(venuePid) : 0,
+    postgres: sumPostgres(),
+  }
   const until = performance.now() + windowMs
   const started = performance.now()
   await Promise.all(
@@ -61,8 +108,22 @@ const measure = async (once: (worker: number) => Promise<void>) => {
       }
     }),
   )
-  return done / ((performance.now() - started) / 1000)
+  const rate = done / ((performance.now() - started) / 1000)
+  const bench = process.cpuUsage(before.bench)
+  return {
+    rate,
+    done,
+    cpu: {
+      bench: (bench.user + bench.system) / 1e6,
+      venue: venuePid ? cpuSeconds(venuePid) - before.venue : 0,
+      postgres: sumPostgres() - before.postgres,
+    },
+  }
 }
+
+/** CPU milliseconds an answer: the bench's process (client and stand-in), the venue's, PostgreSQL's. */
+const perAnswer = ({ done, cpu }: Window) =>
+  `bench ${((cpu.bench * 1000) / done).toFixed(2)}, venue ${((cpu.venue * 1000) / done).toFixed(2)}, PostgreSQL ${((cpu.postgres * 1000) / done).toFixed(2)} ms CPU an answer`
 
 const question = 'How do I write a warm about section for my dating doc?'
 const direct = async () => {
@@ -80,11 +141,26 @@ const throughVenue = async (worker: number) => {
   if (response.status !== 200 || !body.answer) throw new Error(`ask answered ${response.status}`)
 }
 
+const throughBare = async (worker: number) => {
+  const response = await fetch(`${bare?.url}/ask`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ message: question, worker }),
+  })
+  const body = (await response.json()) as { answer?: string }
+  if (response.status !== 200 || !body.answer)
+    throw new Error(`bare proxy answered ${response.status}`)
+}
+
 try {
+  if (bare) await measure(throughBare)
   await measure(direct)
   await measure(throughVenue)
-  const baseline = await measure(direct)
-  const venueRate = await measure(throughVenue)
+  const baselineWindow = await measure(direct)
+  const venueWindow = await measure(throughVenue)
+  const baseline = baselineWindow.rate
+  const venueRate = venueWindow.rate
+  const bareWindow = bare ? await measure(throughBare) : undefined
   console.log(
     `# chat answers per second, ${concurrency} concurrent, ${windowMs / 1000} s windows, ${child ? 'PostgreSQL, the venue in its own process' : 'PGlite, the venue in this process'}`,
   )
@@ -93,8 +169,16 @@ try {
     `through the venue (session, credits, safety check both ways, sealing, storage): ${venueRate.toFixed(0)} answers/s`,
   )
   console.log(`ratio: ${(venueRate / baseline).toFixed(2)}x (target >= 0.5x)`)
+  console.log(`directly: ${perAnswer(baselineWindow)}`)
+  if (child) console.log(`through the venue: ${perAnswer(venueWindow)}`)
+  if (bareWindow)
+    console.log(
+      `floor, a bare proxy (node:http both ways, no framework, nothing stored): ${bareWindow.rate.toFixed(0)} answers/s, ${(bareWindow.rate / baseline).toFixed(2)}x; ${perAnswer(bareWindow).replace('venue', 'proxy')}`,
+    )
 } finally {
+  await monitor?.end()
   await child?.stop()
+  await bare?.stop()
   await inProcess.close()
   await chat.close()
   await temporary?.drop()
