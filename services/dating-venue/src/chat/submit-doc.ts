@@ -252,6 +252,16 @@ export const submitDoc = async (
     : await walletRefusal(deps.database.db, wallet, body.handle)
   if (refusal) return refusal
 
+  // The wallet and what it submits: the same payment may only ever file this doc.
+  const requestKey = `submit-doc:${wallet}:${createHash('sha256')
+    .update(JSON.stringify({ ...body, heart: doc.heart }))
+    .digest('hex')}`
+  // A retry of a payment the ledger already holds for this very doc is answered from the
+  // ledger: the holding or the chaperone may have moved since it paid, and a paid doc is
+  // delivered (held for review), never refused after the money moved.
+  if (carriesPayment(request) && (await paidAlready(deps, requestKey)))
+    return { ok: true, response: await sell(deps, request, body, doc.heart, wallet, requestKey) }
+
   const holding = await deps.holdings(wallet)
   if (holding < FLOOR_HOLDING_CENTS)
     return {
@@ -267,15 +277,33 @@ export const submitDoc = async (
   if (verdict.verdict !== 'allow')
     return { ok: false, status: 422, error: SUBMIT_DOC_ERRORS.chaperone, reason: verdict.reason }
 
-  const order: SubmitDocOrder = {
-    wallet,
-    handle: body.handle,
-    heart: doc.heart,
-    contactRefSealed: body.contactRef ? deps.sealer.seal(body.contactRef) : null,
-    homeMarket: body.homeMarket,
-    activeMarket: body.activeMarket,
-  }
-  const response = await sellOnce(deps.payments, request, {
+  return { ok: true, response: await sell(deps, request, body, doc.heart, wallet, requestKey) }
+}
+
+/** Whether the ledger holds a payment for this exact doc that moved or may have moved money. */
+const paidAlready = async (deps: Pick<VenueDeps, 'database'>, requestKey: string) => {
+  const [row] = await deps.database.db
+    .select({ reference: paymentLedger.reference })
+    .from(paymentLedger)
+    .where(
+      and(
+        eq(paymentLedger.requestKey, requestKey),
+        inArray(paymentLedger.state, ['claimed', 'settling', 'unknown', 'settled']),
+      ),
+    )
+    .limit(1)
+  return row !== undefined
+}
+
+const sell = (
+  deps: VenueDeps,
+  request: Request,
+  body: SubmitDocBody,
+  heart: SubmitDocOrder['heart'],
+  wallet: string,
+  requestKey: string,
+) =>
+  sellOnce(deps.payments, request, {
     price: DOC_SUBMIT_PRICE,
     resource: {
       url: SUBMIT_DOC_PATH,
@@ -284,14 +312,16 @@ export const submitDoc = async (
     },
     body: 'legacy-v1',
     product: chatDocProduct(),
-    order,
-    // The wallet and what it submits: the same payment may only ever file this doc.
-    requestKey: `submit-doc:${wallet}:${createHash('sha256')
-      .update(JSON.stringify({ ...body, heart: doc.heart }))
-      .digest('hex')}`,
+    order: {
+      wallet,
+      handle: body.handle,
+      heart,
+      contactRefSealed: body.contactRef ? deps.sealer.seal(body.contactRef) : null,
+      homeMarket: body.homeMarket,
+      activeMarket: body.activeMarket,
+    },
+    requestKey,
   })
-  return { ok: true, response }
-}
 
 /** How the chat page names a human's persona status. */
 export const reviewLabel = ({ status, reason }: { status: string; reason: string | null }) =>
