@@ -1,20 +1,44 @@
-import { runExclusive } from '@agents/service-kit/db'
+import { pgArray, runExclusive } from '@agents/service-kit/db'
 import { and, asc, eq, gt, lt, sql } from 'drizzle-orm'
 import type { VenueDatabase } from '../db/open.ts'
 import { chatMessages } from '../db/schema.ts'
 import type { Sealer } from '../intake/seal.ts'
+import { coalesce, coalescedPer } from './coalesce.ts'
 
-/** One exchange kept for the page, sealed at rest; the sweep deletes it after the window. */
+type Exchange = { speaker: string; human: string; answer: string }
+
+// The exchanges of concurrent answers in one INSERT; unnest keeps their
+// order, so each human line gets the id just before its answer's.
+const insertExchanges = coalescedPer((database: VenueDatabase) =>
+  coalesce(async (exchanges: Exchange[]) => {
+    const speakers = exchanges.flatMap(({ speaker }) => [speaker, speaker])
+    const roles = exchanges.flatMap(() => ['human', 'matchmaker'])
+    const texts = exchanges.flatMap(({ human, answer }) => [human, answer])
+    await database.client.query(
+      `INSERT INTO chat_messages (speaker, role, text_sealed)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[])`,
+      [pgArray(speakers), pgArray(roles), pgArray(texts)],
+    )
+    return exchanges.map(() => undefined)
+  }),
+)
+
+/**
+ * One exchange kept for the page, sealed at rest; the sweep deletes it
+ * after the window. Stored before the answer is returned (with the
+ * exchanges of concurrent answers, one statement).
+ */
 export const storeExchange = async (
   { database, sealer }: { database: VenueDatabase; sealer: Sealer },
   speaker: string,
   human: string,
   answer: string,
 ) => {
-  await database.db.insert(chatMessages).values([
-    { speaker, role: 'human', textSealed: sealer.seal(human) },
-    { speaker, role: 'matchmaker', textSealed: sealer.seal(answer) },
-  ])
+  await insertExchanges(database)({
+    speaker,
+    human: sealer.seal(human),
+    answer: sealer.seal(answer),
+  })
 }
 
 /** The speaker's exchanges still inside the window, oldest first, opened for the page. */

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { ApiError } from '@agents/service-kit'
+import { pgArray, rowsOf } from '@agents/service-kit/db'
 import { and, eq, gt, lt, sql } from 'drizzle-orm'
 import type { Context, MiddlewareHandler } from 'hono'
 import { getCookie } from 'hono/cookie'
@@ -9,6 +10,7 @@ import { chatNonces, chatSessions, chatWallets } from '../db/schema.ts'
 import { encodeSiweAuthToken } from '../identity/siwe-auth-token.ts'
 import { verifySiweToken } from '../identity/verify-siwe-token.ts'
 import { CHAT_ERRORS } from './chat-errors.ts'
+import { coalesce, coalescedPer } from './coalesce.ts'
 import type { HumanChatSettings } from './human-chat-settings.ts'
 
 /** The chat session cookie: HttpOnly, SameSite=Strict, Secure outside tests and local runs. */
@@ -96,6 +98,24 @@ export const sessionCookie = (deps: ChatDeps, expiresAt?: Date) => ({
 
 const wallets = new WeakMap<Context, { wallet: string; attested: boolean; secret: string }>()
 
+type LiveSession = { wallet: string; attested: boolean }
+
+// The live sessions behind concurrent requests' cookies, one statement (coalesce).
+const liveSessions = coalescedPer((database: VenueDatabase) =>
+  coalesce(async (idHashes: string[]) => {
+    const result = await database.client.query(
+      `SELECT s.id_hash, s.wallet, w.adult_attested_at IS NOT NULL AS attested
+       FROM chat_sessions s LEFT JOIN chat_wallets w ON w.wallet = s.wallet
+       WHERE s.id_hash = ANY($1::text[]) AND s.expires_at > now()`,
+      [pgArray(idHashes)],
+    )
+    const live = new Map(
+      rowsOf<LiveSession & { id_hash: string }>(result).map((row) => [row.id_hash, row]),
+    )
+    return idHashes.map((idHash): LiveSession | undefined => live.get(idHash))
+  }),
+)
+
 /**
  * The signed-in wallet of a chat route, resolved once: 401 without a live
  * session; with `adult`, 403 until the wallet attested 18+. A state-changing
@@ -111,15 +131,9 @@ export const requireChatWallet = (
     if (c.req.method !== 'GET' && origin !== undefined && origin !== deps.humanChat.origin())
       throw new ApiError(403, CHAT_ERRORS.crossSite)
     const secret = getCookie(c, CHAT_COOKIE)
-    const [session] = secret
-      ? await deps.database.db
-          .select({ wallet: chatSessions.wallet, attestedAt: chatWallets.adultAttestedAt })
-          .from(chatSessions)
-          .leftJoin(chatWallets, eq(chatWallets.wallet, chatSessions.wallet))
-          .where(and(eq(chatSessions.idHash, hash(secret)), gt(chatSessions.expiresAt, sql`now()`)))
-      : []
+    const session = secret ? await liveSessions(deps.database)(hash(secret)) : undefined
     if (!session || !secret) throw new ApiError(401, CHAT_ERRORS.signInRequired)
-    const attested = session.attestedAt !== null
+    const attested = session.attested
     if (adult && !attested) throw new ApiError(403, CHAT_ERRORS.attestationRequired)
     wallets.set(c, { wallet: session.wallet, attested, secret })
     await next()

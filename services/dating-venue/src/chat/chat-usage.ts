@@ -19,6 +19,25 @@ export type Reservation =
   | { kind: 'free'; day: string; used: number }
   | { kind: 'credit'; credits: number; balance: number }
 
+// $1 wallet, $2 day, $3 free messages a day, $4 the credits' owner (lowercase), $5 credits a message.
+const RESERVE = `
+    WITH free AS (
+      INSERT INTO chat_usage (wallet, day, used)
+      SELECT $1::text, $2::text, 1 WHERE $3::int > 0
+      ON CONFLICT (wallet, day) DO UPDATE SET used = chat_usage.used + 1
+      WHERE chat_usage.used < $3::int
+      RETURNING used
+    ), spent AS (
+      UPDATE credit_balances SET credits = credits - $5::int
+      WHERE wallet = $4::text AND credits >= $5::int
+        AND NOT EXISTS (SELECT 1 FROM free)
+      RETURNING credits
+    ), spent_event AS (
+      INSERT INTO credit_events (wallet, credits, reason)
+      SELECT $4::text, -$5::int, 'chat message' FROM spent
+    )
+    SELECT (SELECT used FROM free) AS used, (SELECT credits FROM spent) AS balance`
+
 /**
  * Takes one message for `wallet` in ONE statement (one round trip, one
  * commit): a free one of today while the tier allows, else 3 credits, else
@@ -34,23 +53,13 @@ export const reserveMessage = async (
 ): Promise<Reservation | undefined> => {
   const day = utcDay(now)
   const owner = wallet.toLowerCase()
-  const result = await database.db.execute(sql`
-    WITH free AS (
-      INSERT INTO chat_usage (wallet, day, used)
-      SELECT ${wallet}, ${day}, 1 WHERE ${freePerDay}::int > 0
-      ON CONFLICT (wallet, day) DO UPDATE SET used = chat_usage.used + 1
-      WHERE chat_usage.used < ${freePerDay}::int
-      RETURNING used
-    ), spent AS (
-      UPDATE credit_balances SET credits = credits - ${CREDITS_PER_MESSAGE}::int
-      WHERE wallet = ${owner} AND credits >= ${CREDITS_PER_MESSAGE}::int
-        AND NOT EXISTS (SELECT 1 FROM free)
-      RETURNING credits
-    ), spent_event AS (
-      INSERT INTO credit_events (wallet, credits, reason)
-      SELECT ${owner}, ${-CREDITS_PER_MESSAGE}::int, 'chat message' FROM spent
-    )
-    SELECT (SELECT used FROM free) AS used, (SELECT credits FROM spent) AS balance`)
+  const result = await database.client.query(RESERVE, [
+    wallet,
+    day,
+    freePerDay,
+    owner,
+    CREDITS_PER_MESSAGE,
+  ])
   const [row] = rowsOf<{ used: number | null; balance: number | null }>(result)
   if (row?.used != null) return { kind: 'free', day, used: row.used }
   if (row?.balance != null)
