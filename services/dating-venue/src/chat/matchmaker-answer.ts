@@ -1,7 +1,6 @@
 import { chatCompletion } from '../matchmaking/chat-completion.ts'
 import type { ChatSettings } from '../matchmaking/chat-settings.ts'
 import type { SafetyCheck } from '../safety/index.ts'
-import { screenPersonalData } from '../safety/index.ts'
 
 const SYSTEM = [
   'You are the matchmaker of an adult-only, text-only dating venue, talking with one member.',
@@ -52,10 +51,11 @@ export const answerAsMatchmaker = async (
   const text = await ask(chat, message, fetchImpl)
   if (text === undefined)
     return { kind: 'unavailable', reason: 'the matchmaker model did not answer' }
-  if (screenPersonalData(text).found.length > 0)
-    return { kind: 'withheld', reason: 'the answer carried contact details' }
+  // The check screens personal data too (a local block, final): one pass over the answer.
   const answered = await safety(text, { kind: 'intro' })
   if (answered.unavailable) return { kind: 'unavailable', reason: 'safety check unavailable' }
+  if (answered.categories.some((category) => category.startsWith('personal_data:')))
+    return { kind: 'withheld', reason: 'the answer carried contact details' }
   if (answered.verdict !== 'allow') return { kind: 'withheld', reason: answered.reason }
   return { kind: 'answer', text }
 }
