@@ -5,15 +5,26 @@ import type { App } from '@agents/service-kit'
  * credential" beside the schemes that are optional.
  */
 export const SECURITY: Record<
-  'credential' | 'optionalCredential' | 'login' | 'operator' | 'webhook' | 'none',
+  | 'credential'
+  | 'credentialOrChat'
+  | 'optionalCredential'
+  | 'login'
+  | 'loginOrChat'
+  | 'operator'
+  | 'webhook'
+  | 'none',
   Array<Record<string, string[]>>
 > = {
   /** A venue credential (`vo_...` owner, `va_...` agent). */
   credential: [{ credential: [] }],
+  /** A venue credential, or the chat page's session acting for the owner its wallet keys. */
+  credentialOrChat: [{ credential: [] }, { chatSession: [] }],
   /** No credential, or one that binds the request to an owner or persona. */
   optionalCredential: [{}, { credential: [] }],
   /** A signed-in human's login token. */
   login: [{ login: [] }],
+  /** A login token, or the chat page's session as the human `siwe:<wallet>`. */
+  loginOrChat: [{ login: [] }, { chatSession: [] }],
   operator: [{ operator: [] }],
   webhook: [{ webhookSignature: [] }],
   none: [],

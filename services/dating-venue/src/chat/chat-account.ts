@@ -1,5 +1,6 @@
 import type { VenueDeps } from '../deps.ts'
 import { creditBalance } from '../orders/credits.ts'
+import { chatEscalation } from './chat-escalation.ts'
 import { CREDITS_PER_MESSAGE, usedToday } from './chat-usage.ts'
 import { readDraft } from './drafts.ts'
 import { holdingTier } from './free-messages.ts'
@@ -9,7 +10,7 @@ const dollars = (cents: bigint) => `${cents / 100n}.${(cents % 100n).toString().
 
 /** What the chat page shows at a glance for a signed-in wallet. */
 export const chatAccount = async (
-  deps: Pick<VenueDeps, 'database' | 'holdings'>,
+  deps: Pick<VenueDeps, 'database' | 'holdings' | 'baseUrl'>,
   wallet: string,
   attested: boolean,
   now = new Date(),
@@ -32,5 +33,6 @@ export const chatAccount = async (
     resetsAt: midnight.toISOString(),
     ...(await readDraft(deps.database, wallet)),
     review: await reviewStatus(deps, wallet),
+    escalation: await chatEscalation(deps, wallet),
   }
 }

@@ -21,6 +21,7 @@ button[disabled]{opacity:.5;cursor:default}
 .human{margin:.5rem 0;text-align:right}.matchmaker{margin:.5rem 0;color:#3b2a8a}.note{color:#8a5a00}
 #doc{margin-top:1.5rem;border-top:1px solid #ddd}#draft dt{font-weight:600;margin-top:.5rem}#draft dd{margin:0 0 0 1rem}
 #review-status{font-weight:600}
+.couple{border:1px solid #ddd;border-radius:.5rem;padding:.5rem 1rem;margin:.75rem 0}.turns p{margin:.25rem 0}
 input[type=text]{width:100%;box-sizing:border-box;font:inherit;padding:.4rem;border-radius:.4rem;border:1px solid #bbb}
 textarea{width:100%;box-sizing:border-box;font:inherit;padding:.5rem;border-radius:.4rem;border:1px solid #bbb}
 [hidden]{display:none!important}
@@ -63,6 +64,10 @@ textarea{width:100%;box-sizing:border-box;font:inherit;padding:.5rem;border-radi
 </form>
 <p id="review-status" role="status" aria-live="polite"></p>
 </section>
+<section id="matches" aria-labelledby="matches-title" hidden>
+<h2 id="matches-title">Your matches</h2>
+<div id="couples"></div>
+</section>
 </section>
 <p id="status" role="status"></p>
 <script nonce="${escapeHtml(nonce)}">
@@ -86,6 +91,71 @@ const show = (account) => {
     ? account.nextTier.freePerDay + ' a day with $' + account.nextTier.moreUsd + ' more'
     : 'the top tier';
   showDoc(account);
+  showMatches(account.escalation);
+};
+// The wallet's couples: partner handle, the courtship turns, intro consent, and the invite link once minted.
+const line = (tag, text) => { const node = document.createElement(tag); node.textContent = text; return node; };
+const showMatches = (escalation) => {
+  const couples = (escalation && escalation.couples) || [];
+  $('matches').hidden = couples.length === 0;
+  const box = $('couples');
+  box.replaceChildren();
+  for (const couple of couples) {
+    const card = document.createElement('div');
+    card.className = 'couple';
+    card.append(line('h3', couple.handle + ' and ' + couple.partner + ' (' + couple.state + ')'));
+    const turns = document.createElement('div');
+    turns.className = 'turns';
+    card.append(turns);
+    fetch('/api/couples/' + couple.id + '?personaId=' + couple.personaId, { cache: 'no-store' })
+      .then((response) => response.ok ? response.json() : { turns: [] })
+      .then((view) => { for (const turn of view.turns) turns.append(line('p', turn.author + ': ' + turn.body)); });
+    if (couple.state !== 'brokered') {
+      const form = document.createElement('form');
+      const text = document.createElement('textarea');
+      text.rows = 2; text.maxLength = 2000; text.required = true;
+      text.setAttribute('aria-label', 'Your turn with ' + couple.partner);
+      const send = line('button', couple.yourTurn ? 'Send your turn' : 'Waiting for ' + couple.partner);
+      send.type = 'submit'; send.disabled = !couple.yourTurn;
+      form.append(text, send);
+      form.addEventListener('submit', async (event) => {
+        event.preventDefault();
+        const answer = await post('/api/couples/' + couple.id + '/turns', { personaId: couple.personaId, body: text.value.trim() });
+        status(answer.status === 201 ? 'Sent.' : answer.status === 202 ? 'Held by the safety check.' : (answer.body.error || 'Not sent.'));
+        await refresh();
+      });
+      card.append(form);
+    }
+    if (couple.consented) card.append(line('p', couple.state === 'courting'
+      ? 'You agreed to meet; waiting for ' + couple.partner + '.' : 'You both agreed to meet.'));
+    else if (couple.state === 'courting' || couple.state === 'committed') {
+      const consent = line('button', 'I would like to meet ' + couple.partner);
+      consent.type = 'button';
+      consent.addEventListener('click', async () => {
+        const answer = await post('/api/couples/' + couple.id + '/intro-consent', { ownerId: escalation.ownerId });
+        status(answer.status === 200 ? (answer.body.both ? 'You both agreed to meet.' : 'Consent given.') : (answer.body.error || 'Not saved.'));
+        await refresh();
+      });
+      card.append(consent);
+    }
+    if (couple.invite) {
+      const link = line('a', 'Claim your profile (one-time link)');
+      link.href = couple.invite.url;
+      const note = line('p', 'Your invite: sign in there with this same wallet. It expires ' + new Date(couple.invite.expiresAt).toLocaleString() + '. ');
+      note.append(link);
+      card.append(note);
+    } else if ((couple.state === 'committed' || couple.state === 'brokered') && escalation.tier === 'agent_represented') {
+      const mint = line('button', 'Get my invite');
+      mint.type = 'button';
+      mint.addEventListener('click', async () => {
+        const answer = await post('/api/escalations/' + couple.id + '/invite');
+        if (answer.status !== 200) status(answer.body.error || 'No invite yet.');
+        await refresh();
+      });
+      card.append(mint);
+    }
+    box.append(card);
+  }
 };
 const LABELS = { about: 'About', seeking: 'Seeking', relationship_intent: 'Looking for', values: 'Values',
   interests: 'Interests', dealbreakers: 'Dealbreakers', vibe: 'Vibe', logistics: 'Logistics' };

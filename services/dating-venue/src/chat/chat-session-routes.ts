@@ -14,6 +14,7 @@ import type { VenueDeps } from '../deps.ts'
 import { chatAccount } from './chat-account.ts'
 import { ChatDraft } from './chat-draft-schema.ts'
 import { CHAT_ERRORS } from './chat-errors.ts'
+import { ChatEscalation } from './chat-escalation-schema.ts'
 import { chatPage } from './chat-page.ts'
 import {
   attestAdult,
@@ -76,6 +77,7 @@ const Account = z
       .nullable()
       .openapi({ description: "the interview's next question; null when the draft is complete" }),
     review: ChatReview,
+    escalation: ChatEscalation,
   })
   .openapi('ChatAccount')
 

@@ -1,6 +1,8 @@
 import { type App, document, errors, json, jsonRoute, parseInput } from '@agents/service-kit'
 import { createRoute } from '@hono/zod-openapi'
+import { CHAT_ERRORS } from '../chat/chat-errors.ts'
 import { credentialOf, requireCredential } from '../credentials/actor-middleware.ts'
+import { CHAT_ACTOR_ERRORS } from '../credentials/chat-actor.ts'
 import type { VenueDeps } from '../deps.ts'
 import { paramsFirst, queryFirst } from '../http/params-first.ts'
 import { answerOf } from '../http/refusal.ts'
@@ -21,12 +23,12 @@ import { postTurn, readCouple, withdraw } from './couples.ts'
 
 const CREDENTIAL_ERRORS = {
   401: `credential required: ${COUPLE_ERRORS.actingFor}`,
-  403: `credential not recognised, ${COUPLE_ERRORS.notThisPersona}, or ${COUPLE_ERRORS.personaNotInCouple}`,
+  403: `credential not recognised, ${COUPLE_ERRORS.notThisPersona}, or ${COUPLE_ERRORS.personaNotInCouple}; with the chat session: ${CHAT_ERRORS.crossSite}, ${CHAT_ERRORS.attestationRequired}, or ${CHAT_ACTOR_ERRORS.noOwner}`,
 }
 
 /** Courtship: turns, withdrawal, reading a couple. */
 export const registerCoupleRoutes = (app: App, deps: VenueDeps) => {
-  const credential = requireCredential(deps, COUPLE_ERRORS.actingFor)
+  const credential = requireCredential(deps, COUPLE_ERRORS.actingFor, { chatSession: true })
   const coupleId = paramsFirst(CoupleParams, COUPLE_ERRORS.badCoupleId)
   const personaIdFirst = queryFirst(CoupleReadQuery, COUPLE_ERRORS.personaIdRequired)
 
@@ -36,7 +38,7 @@ export const registerCoupleRoutes = (app: App, deps: VenueDeps) => {
       method: 'post',
       path: '/api/couples/{id}/turns',
       summary: 'A courtship turn for your persona (alternating, safety-checked)',
-      security: SECURITY.credential,
+      security: SECURITY.credentialOrChat,
       request: { params: CoupleParams, body: json(TurnBody, 'the turn') },
       responses: {
         201: json(TurnPublished, 'published'),
@@ -71,7 +73,7 @@ export const registerCoupleRoutes = (app: App, deps: VenueDeps) => {
       method: 'post',
       path: '/api/couples/{id}/withdraw',
       summary: 'End the courtship; both personas are free again',
-      security: SECURITY.credential,
+      security: SECURITY.credentialOrChat,
       request: { params: CoupleParams, body: json(WithdrawBody, 'the persona withdrawing') },
       responses: {
         200: json(Withdrawn, 'withdrawn'),
@@ -97,7 +99,7 @@ export const registerCoupleRoutes = (app: App, deps: VenueDeps) => {
     method: 'get',
     path: '/api/couples/{id}',
     summary: 'A couple as its own personas see it: handles, state, published turns',
-    security: SECURITY.credential,
+    security: SECURITY.credentialOrChat,
     request: { params: CoupleParams, query: CoupleReadQuery },
     responses: {
       200: json(CoupleView, 'the couple'),

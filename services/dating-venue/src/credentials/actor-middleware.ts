@@ -1,8 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto'
 import { ApiError, bearerToken } from '@agents/service-kit'
 import type { Context, MiddlewareHandler } from 'hono'
 import type { VenueDatabase } from '../db/open.ts'
 import { type Actor, authenticate } from './actors.ts'
+import { type ChatSessionDeps, chatSessionOwner, chatSessionSubject } from './chat-actor.ts'
 
 /**
  * Who a request speaks for, resolved once by the route's middleware before
@@ -35,17 +35,51 @@ const credentialHeader = (c: Context) => {
 }
 
 /**
+ * Whether a route also takes the chat page's session cookie as the owner
+ * its wallet keys. Off by default: only the routes a human of the chat page
+ * uses opt in (a couple's turns and withdrawal, intro consent, invites), so
+ * paid routes and agent routes keep answering to a bearer credential only.
+ */
+export type CredentialOptions = { chatSession?: boolean }
+
+type CredentialDeps = { database: VenueDatabase; humanChat?: ChatSessionDeps['humanChat'] }
+
+/**
+ * The actor of a request: its bearer credential when one is sent (a bearer
+ * always wins), else, on a route that opted in, the owner of the signed-in
+ * chat wallet; undefined when neither is there.
+ */
+const resolveActor = async (
+  deps: CredentialDeps,
+  c: Context,
+  what: string,
+  { chatSession = false }: CredentialOptions,
+): Promise<Actor | undefined> => {
+  const header = credentialHeader(c)
+  if (header !== undefined) return authenticate(deps.database, header, what)
+  if (!chatSession) return undefined
+  if (!deps.humanChat) throw new Error('a chat-session route needs deps.humanChat')
+  return chatSessionOwner({ database: deps.database, humanChat: deps.humanChat }, c)
+}
+
+/**
  * A venue credential (`vo_...` owner, `va_...` active agent) is required:
- * none 401 `credential required: <what>`, not a live one 403.
+ * none 401 `credential required: <what>`, not a live one 403. With
+ * `{ chatSession: true }` a signed-in chat wallet counts as its owner's.
  *
  * @example jsonRoute(app, route, handler, { middleware: [requireCredential(deps, 'posting for a persona')] })
  */
 export const requireCredential = (
-  deps: { database: VenueDatabase },
+  deps: CredentialDeps,
   what: string,
+  options: CredentialOptions = {},
 ): MiddlewareHandler =>
   async function credentialRequired(c, next) {
-    resolved.set(c, await authenticate(deps.database, credentialHeader(c), what))
+    resolved.set(
+      c,
+      (await resolveActor(deps, c, what, options)) ??
+        (await authenticate(deps.database, undefined, what)),
+    )
     await next()
   }
 
@@ -54,15 +88,12 @@ export const requireCredential = (
  * but one that is sent must be live: 403 otherwise, never silently ignored.
  */
 export const acceptCredential = (
-  deps: { database: VenueDatabase },
+  deps: CredentialDeps,
   what: string,
+  options: CredentialOptions = {},
 ): MiddlewareHandler =>
   async function credentialAccepted(c, next) {
-    const header = credentialHeader(c)
-    resolved.set(
-      c,
-      header === undefined ? undefined : await authenticate(deps.database, header, what),
-    )
+    resolved.set(c, await resolveActor(deps, c, what, options))
     await next()
   }
 
@@ -73,11 +104,24 @@ type LoginVerifier = {
 /**
  * A signed-in human (`Authorization: Bearer <login token>` from a trusted
  * issuer, or a SIWE token): otherwise 401 `auth verification failed` with
- * the reason.
+ * the reason. With `{ chatSession: true }` and no bearer, a signed-in chat
+ * wallet is the human `siwe:<address>`, the subject its SIWE login token has.
  */
-export const requireHuman = (deps: { login: LoginVerifier }): MiddlewareHandler =>
+export const requireHuman = (
+  deps: {
+    login: LoginVerifier
+    database?: VenueDatabase
+    humanChat?: ChatSessionDeps['humanChat']
+  },
+  { chatSession = false }: CredentialOptions = {},
+): MiddlewareHandler =>
   async function humanRequired(c, next) {
-    humans.set(c, await signedInHuman(deps, bearerToken(c.req.header('authorization'))))
+    const token = bearerToken(c.req.header('authorization'))
+    const fromChat =
+      !token && chatSession && deps.database && deps.humanChat
+        ? await chatSessionSubject({ database: deps.database, humanChat: deps.humanChat }, c)
+        : undefined
+    humans.set(c, fromChat ?? (await signedInHuman(deps, token)))
     await next()
   }
 
@@ -89,8 +133,6 @@ export const signedInHuman = async (deps: { login: LoginVerifier }, token: strin
   if (!result.ok) throw new ApiError(401, 'auth verification failed', { reason: result.reason })
   return result.subject
 }
-
-const digest = (value: string) => createHash('sha256').update(value).digest()
 
 /** The owner or agent a `requireCredential` route speaks for. */
 export const credentialOf = (c: Context): Actor => {

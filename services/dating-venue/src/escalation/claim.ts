@@ -1,3 +1,8 @@
+import { and, eq } from 'drizzle-orm'
+import { getAddress } from 'viem'
+import type { SeatExecutor } from '../admission/seats.ts'
+import { HUMAN_MODEL } from '../chat/submit-doc.ts'
+import { owners, personas } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
 import { Refused, refusal, returnRefusal } from '../http/refusal.ts'
 import { IDENTITY_ERRORS } from '../identity/identity-errors.ts'
@@ -13,6 +18,21 @@ export type ClaimInviteParameters = {
 }
 
 /**
+ * A profile submitted from the chat page has its wallet as its human's
+ * login: only a SIWE sign-in of that wallet may claim it, so an invite link
+ * that leaks is worth nothing to anyone else. Other owners take any login.
+ */
+const loginFits = async (tx: SeatExecutor, ownerId: number, subject: string) => {
+  const [submitted] = await tx
+    .select({ wallet: owners.wallet })
+    .from(owners)
+    .innerJoin(personas, eq(personas.ownerId, owners.id))
+    .where(and(eq(owners.id, ownerId), eq(personas.model, HUMAN_MODEL)))
+    .limit(1)
+  return !submitted || subject === `siwe:${getAddress(submitted.wallet)}`
+}
+
+/**
  * POST /api/escalations/claim: the human behind an invite, already signed
  * in, claims it. The invite is claimed with one conditional UPDATE (two
  * racing claims: one wins, 404 for the other) and the owner is bound to
@@ -24,6 +44,8 @@ export const claimInvite = async (deps: VenueDeps, { subject, token }: ClaimInvi
     deps.database.db.transaction(async (tx) => {
       const ownerId = await claimInviteToken(tx, token)
       if (ownerId === undefined) throw new Refused(refusal(404, ESCALATION_ERRORS.invalidInvite))
+      if (!(await loginFits(tx, ownerId, subject)))
+        throw new Refused(refusal(403, ESCALATION_ERRORS.walletLoginRequired))
       const bound = await claimOwner(tx, ownerId, subject)
       if (!bound.ok)
         throw new Refused(

@@ -17,7 +17,7 @@ export const coupleOwners = async (
   const [couple] = await db.select().from(couples).where(eq(couples.id, coupleId))
   if (!couple) return refusal(404, missing)
   const members = await db
-    .select({ personaId: personas.id, ownerId: personas.ownerId })
+    .select({ personaId: personas.id, ownerId: personas.ownerId, model: personas.model })
     .from(personas)
     .where(inArray(personas.id, [couple.personaA, couple.personaB]))
   const ownerIds = [

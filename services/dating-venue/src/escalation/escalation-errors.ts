@@ -17,6 +17,8 @@ export const ESCALATION_ERRORS = {
   invalidInvite: 'invalid or used invite',
   claimedByAnother: 'this profile was claimed by another sign-in',
   subjectTaken: 'this sign-in already claimed another profile',
+  walletLoginRequired:
+    'this profile was submitted from a wallet: claim it by signing in with that wallet (SIWE)',
   notHumanOfCouple: 'the signed-in human is not an owner of this couple',
   revealNotReady: 'reveal not ready',
   noContact: 'the other side left no contact pointer',

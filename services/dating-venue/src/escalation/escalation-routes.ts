@@ -10,6 +10,7 @@ import {
   SafeText,
 } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
+import { CHAT_ERRORS } from '../chat/chat-errors.ts'
 import { CoupleIdParams, CoupleParams } from '../couples/couple-schemas.ts'
 import {
   credentialOf,
@@ -18,6 +19,7 @@ import {
   requireHuman,
   signedInHuman,
 } from '../credentials/actor-middleware.ts'
+import { CHAT_ACTOR_ERRORS } from '../credentials/chat-actor.ts'
 import type { VenueDeps } from '../deps.ts'
 import { paramsFirst } from '../http/params-first.ts'
 import { answerOf } from '../http/refusal.ts'
@@ -45,12 +47,14 @@ const html = (description: string) => ({
 })
 
 const CREDENTIAL_401 = (what: string) => `credential required: ${what}`
+const CHAT_403 = `with the chat session: ${CHAT_ERRORS.crossSite}, ${CHAT_ERRORS.attestationRequired}, or ${CHAT_ACTOR_ERRORS.noOwner}`
 const HUMAN_401 = 'auth verification failed (with reason): a login token, not an agent credential'
 
 /** Intro consent, invites, the human's claim and its page, the reveal. */
 export const registerEscalationRoutes = (app: App, deps: VenueDeps) => {
-  const forOwner = requireCredential(deps, ESCALATION_ERRORS.actingForOwner)
-  const human = requireHuman(deps)
+  // The human of the chat page has no credential: its session acts for the owner its wallet keys.
+  const forOwner = requireCredential(deps, ESCALATION_ERRORS.actingForOwner, { chatSession: true })
+  const human = requireHuman(deps, { chatSession: true })
   const byId = paramsFirst(CoupleParams, ESCALATION_ERRORS.badCoupleId)
   const byCoupleId = paramsFirst(CoupleIdParams, ESCALATION_ERRORS.badCoupleId)
 
@@ -61,14 +65,14 @@ export const registerEscalationRoutes = (app: App, deps: VenueDeps) => {
       path: '/api/couples/{id}/intro-consent',
       summary:
         'The owner agrees that the humans should meet; the second consent commits the couple',
-      security: SECURITY.credential,
+      security: SECURITY.credentialOrChat,
       request: { params: CoupleParams, body: json(OwnerRef, 'the owner consenting') },
       responses: {
         200: json(Consented, 'consented (idempotent); both: the couple is committed'),
         ...errors({
           400: `${ESCALATION_ERRORS.ownerIdRequired}, or ${ESCALATION_ERRORS.badCoupleId}`,
           401: CREDENTIAL_401(ESCALATION_ERRORS.consentingFor),
-          403: `credential not recognised, ${ESCALATION_ERRORS.notThisOwner}, or ${ESCALATION_ERRORS.ownerNotInCouple}`,
+          403: `credential not recognised, ${ESCALATION_ERRORS.notThisOwner}, or ${ESCALATION_ERRORS.ownerNotInCouple}; ${CHAT_403}`,
           404: ESCALATION_ERRORS.noSuchCouple,
           409: ESCALATION_ERRORS.coupleIs('withdrawn'),
           415: 'not JSON',
@@ -84,7 +88,10 @@ export const registerEscalationRoutes = (app: App, deps: VenueDeps) => {
     {
       validationMessage: ESCALATION_ERRORS.ownerIdRequired,
       paramsMessage: ESCALATION_ERRORS.badCoupleId,
-      middleware: [byId, requireCredential(deps, ESCALATION_ERRORS.consentingFor)],
+      middleware: [
+        byId,
+        requireCredential(deps, ESCALATION_ERRORS.consentingFor, { chatSession: true }),
+      ],
     },
   )
 
@@ -94,14 +101,14 @@ export const registerEscalationRoutes = (app: App, deps: VenueDeps) => {
       method: 'post',
       path: '/api/escalations/{coupleId}/invite',
       summary: 'One-time invites, one per owner, handed to the agents',
-      security: SECURITY.credential,
+      security: SECURITY.credentialOrChat,
       request: { params: CoupleIdParams },
       responses: {
         200: json(InvitesCreated, "minted; the caller sees only its own owner's token"),
         ...errors({
           400: ESCALATION_ERRORS.badCoupleId,
           401: CREDENTIAL_401(ESCALATION_ERRORS.actingForOwner),
-          403: `credential not recognised, or ${ESCALATION_ERRORS.ownerNotInCouple}`,
+          403: `credential not recognised, or ${ESCALATION_ERRORS.ownerNotInCouple}; ${CHAT_403}`,
           404: ESCALATION_ERRORS.coupleOwnersNotFound,
           409: `${ESCALATION_ERRORS.notCommitted} (with state)`,
         }),
@@ -118,14 +125,14 @@ export const registerEscalationRoutes = (app: App, deps: VenueDeps) => {
     method: 'get',
     path: '/api/escalations/{coupleId}/invite',
     summary: "The caller's own owner's unclaimed invite",
-    security: SECURITY.credential,
+    security: SECURITY.credentialOrChat,
     request: { params: CoupleIdParams },
     responses: {
       200: json(OwnInvite, 'the live invite'),
       ...errors({
         400: ESCALATION_ERRORS.badCoupleId,
         401: CREDENTIAL_401(ESCALATION_ERRORS.actingForOwner),
-        403: `credential not recognised, or ${ESCALATION_ERRORS.notAnOwner}`,
+        403: `credential not recognised, or ${ESCALATION_ERRORS.notAnOwner}; ${CHAT_403}`,
         404: ESCALATION_ERRORS.noLiveInvite,
       }),
     },
@@ -190,7 +197,7 @@ export const registerEscalationRoutes = (app: App, deps: VenueDeps) => {
         ...errors({
           400: ESCALATION_ERRORS.claimRequired,
           401: 'auth verification failed (with reason)',
-          403: `${ESCALATION_ERRORS.claimedByAnother}, or ${ESCALATION_ERRORS.subjectTaken}`,
+          403: `${ESCALATION_ERRORS.claimedByAnother}, ${ESCALATION_ERRORS.subjectTaken}, or ${ESCALATION_ERRORS.walletLoginRequired}`,
           404: ESCALATION_ERRORS.invalidInvite,
           415: 'not JSON',
         }),
@@ -208,14 +215,14 @@ export const registerEscalationRoutes = (app: App, deps: VenueDeps) => {
     method: 'post',
     path: '/api/couples/{id}/reveal-consent',
     summary: 'The signed-in human agrees to show their contact pointer to the match',
-    security: SECURITY.login,
+    security: SECURITY.loginOrChat,
     request: { params: CoupleParams },
     responses: {
       200: json(Consented, 'consented (idempotent); both: both humans have'),
       ...errors({
         400: ESCALATION_ERRORS.badCoupleId,
         401: HUMAN_401,
-        403: ESCALATION_ERRORS.notHumanOfCouple,
+        403: `${ESCALATION_ERRORS.notHumanOfCouple}; with the chat session: ${CHAT_ERRORS.crossSite} or ${CHAT_ERRORS.attestationRequired}`,
         404: ESCALATION_ERRORS.noSuchCouple,
         409: `${ESCALATION_ERRORS.coupleIs('courting')} (not committed or brokered)`,
       }),
@@ -230,13 +237,13 @@ export const registerEscalationRoutes = (app: App, deps: VenueDeps) => {
     method: 'get',
     path: '/api/couples/{id}/reveal',
     summary: "The match's contact pointer, once both are verified and both consented",
-    security: SECURITY.login,
+    security: SECURITY.loginOrChat,
     request: { params: CoupleParams },
     responses: {
       200: json(Revealed, "the other side's contact pointer (not cached)"),
       403: json(
         RevealNotReady,
-        `${ESCALATION_ERRORS.revealNotReady} (what is missing), or ${ESCALATION_ERRORS.notHumanOfCouple}`,
+        `${ESCALATION_ERRORS.revealNotReady} (what is missing), ${ESCALATION_ERRORS.notHumanOfCouple}, or (chat session) ${CHAT_ERRORS.attestationRequired}`,
       ),
       ...errors({
         400: ESCALATION_ERRORS.badCoupleId,

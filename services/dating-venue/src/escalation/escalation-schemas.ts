@@ -18,8 +18,9 @@ export const Consented = z
   })
   .openapi('Consented')
 
-const Delivery = z.enum(['callback', 'board']).openapi({
-  description: '`callback` (signed, with the token) or `board` (a notifications line without it)',
+const Delivery = z.enum(['callback', 'board', 'chat']).openapi({
+  description:
+    "`callback` (signed, with the token), `board` (a notifications line without it), or `chat` (a human of the chat page without an agent: the invite waits on that wallet's chat page)",
 })
 
 export const InvitesCreated = z

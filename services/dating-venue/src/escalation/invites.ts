@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm'
+import { HUMAN_MODEL } from '../chat/submit-doc.ts'
 import { type Actor, ownerIdOf } from '../credentials/actors.ts'
 import { agentEndpoints, invites } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
@@ -30,8 +31,10 @@ const endpointFor = async (deps: VenueDeps, ownerId: number, personaId: number) 
  * one-time invite per owner (replacing that owner's unclaimed ones), each
  * handed to the owner's agent: a signed callback carrying the token, else a
  * notifications line WITHOUT the token (boards are public) telling the
- * agent to fetch it with its credential. The caller must act for one of
- * the owners, and sees only its own owner's token.
+ * agent to fetch it with its credential. A human of the chat page with no
+ * agent is told nothing outside: its invite waits on its chat page
+ * (GET /api/chat/me, its wallet's session only), delivery `chat`. The
+ * caller must act for one of the owners, and sees only its own owner's token.
  */
 export const createInvites = async (
   deps: VenueDeps,
@@ -51,6 +54,9 @@ export const createInvites = async (
     return refusal(409, ESCALATION_ERRORS.notCommitted, { state: couple.state })
   const expiresAt = new Date(Date.now() + deps.inviteTtlSeconds * 1000)
   const perOwner = [...new Map(members.map((m) => [m.ownerId!, m.personaId])).entries()]
+  const chatPersonas = new Set(
+    members.filter((m) => m.model === HUMAN_MODEL).map((m) => m.personaId),
+  )
   const minted = await deps.database.db.transaction(async (tx) =>
     Promise.all(
       perOwner.map(async ([ownerId, personaId]) => ({
@@ -62,9 +68,16 @@ export const createInvites = async (
   )
   const delivered = await Promise.all(
     minted.map(async ({ ownerId, personaId, token }) => {
+      const endpoint = await endpointFor(deps, ownerId, personaId)
+      if (!endpoint && chatPersonas.has(personaId))
+        return {
+          ownerId,
+          token: ownerId === callerOwner ? token : null,
+          delivery: 'chat' as const,
+        }
       const delivery = await notifyAgent(
         deps,
-        await endpointFor(deps, ownerId, personaId),
+        endpoint,
         `owner-${ownerId}`,
         {
           type: 'invite',

@@ -26,11 +26,16 @@ type Member = { ownerId: number; credential: string; agent: { credential: string
  * is sent. Every response read through `call` is kept in `bodies`, so a
  * test can check that no answer but the reveal carried a contact pointer.
  *
+ * `env` adds venue settings (e.g. VENUE_LOGIN_SIWE_DOMAIN for SIWE logins).
+ *
  * @example
  * const esc = useEscalationVenue(open)
  * it('...', async () => { const a = await esc.member(CONTACT_A) })
  */
-export const useEscalationVenue = (open: TestBackend['open']) => {
+export const useEscalationVenue = (
+  open: TestBackend['open'],
+  { env = {} }: { env?: Record<string, string> } = {},
+) => {
   const context = {} as {
     venue: Venue
     issuer: LocalIssuer
@@ -67,6 +72,7 @@ export const useEscalationVenue = (open: TestBackend['open']) => {
         IDP_API_KEY: context.idp.apiKey,
         IDP_WORKFLOW_ID: 'wf-18-plus',
         IDP_WEBHOOK_SECRET: context.idp.webhookSecret,
+        ...env,
       },
     })
   }, 60_000)
