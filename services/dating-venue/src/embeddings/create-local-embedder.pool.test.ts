@@ -102,7 +102,8 @@ test('behavior: a worker that cannot load rejects the queued calls, and later ca
 })
 
 test('behavior: a batch that takes too long is rejected and its worker replaced', async () => {
-  const embedder = open({ threads: 1, timeoutMs: 150, workerUrl: fake })
+  // The timeout also bounds the replacement worker's start: long enough for a loaded machine.
+  const embedder = open({ threads: 1, timeoutMs: 1_000, workerUrl: fake })
   await embedder.warmUp()
   await expect(embedder.embed(['hang!'])).rejects.toThrow(/timed out on a batch/)
   const [vector] = await embedder.embed(['t9'])
