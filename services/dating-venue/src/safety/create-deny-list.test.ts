@@ -1,5 +1,6 @@
+import { DataSet, englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'obscenity'
 import { describe, expect, test } from 'vitest'
-import { createDenyList, DenyPhraseError } from './create-deny-list.ts'
+import { anyTermPrefilter, createDenyList, DenyPhraseError } from './create-deny-list.ts'
 import type { DenyCategory } from './types.ts'
 
 const deny = createDenyList()
@@ -127,6 +128,33 @@ describe('createDenyList', () => {
     const extended = createDenyList({ extraPhrases: { scam: ["Let's go to my cousin's bank"] } })
     expect(extended('lets goooo to my cousins bank')).toEqual(['scam'])
     expect(deny('lets go to my cousins bank')).toEqual([])
+  })
+
+  test('behavior: the one-pass prefilter lets through every text obscenity matches', () => {
+    const built = new DataSet().addAll(englishDataset).build()
+    const matcher = new RegExpMatcher({ ...built, ...englishRecommendedTransformers })
+    const mayMatch = anyTermPrefilter(matcher)
+    // Every word of obscenity's English list (its containers are not public API).
+    const { containers } = englishDataset as unknown as {
+      containers: Array<{ metadata?: { originalWord: string } }>
+    }
+    const words = containers.flatMap((container) => container.metadata?.originalWord ?? [])
+    const leet = (word: string) => word.replace(/e/g, '3').replace(/i/g, '1').replace(/o/g, '0')
+    const texts = [
+      ...words.flatMap((word) => [word, `oh ${leet(word)}!`, `${word.split('').join(' ')} day`]),
+      ...CAUGHT.map(([, text]) => text),
+      ...CLEAN,
+    ]
+    let matched = 0
+    for (const text of texts) {
+      const prepared = text.toLowerCase()
+      if (matcher.getAllMatches(prepared).length === 0) continue
+      matched++
+      expect(mayMatch(prepared), text).toBe(true)
+    }
+    expect(matched).toBeGreaterThan(words.length)
+    // Not the fallback that sends every text to the full pass.
+    expect(mayMatch('a warm about section for my dating doc')).toBe(false)
   })
 
   test('error: a phrase with digits or symbols is refused at build time', () => {
