@@ -1,10 +1,11 @@
+import { pgArray, rowsOf } from '@agents/service-kit/db'
 import { and, eq, inArray, or, sql } from 'drizzle-orm'
 import type { SeatExecutor } from '../admission/seats.ts'
 import { couples, courtshipSeats, events } from '../db/schema.ts'
 
 /**
- * The spec's couple states, and the only place that writes them once a
- * beat has paired two personas (`courting`, inserted by the beat):
+ * The spec's couple states, and the only place that writes them: a beat's
+ * pair becomes `courting` (with its courtship seats);
  * `courting` -> `committed` (both owners gave intro consent; `intro_ready`
  * recorded once); `committed` -> `brokered` (the operator; `intro_brokered`
  * recorded); `courting` or `committed` -> `withdrawn` (either side), and
@@ -14,6 +15,36 @@ import { couples, courtshipSeats, events } from '../db/schema.ts'
  * (or database) it writes in and answers whether the couple moved.
  */
 export type CoupleState = (typeof couples.$inferSelect)['state']
+
+/**
+ * (paired) -> `courting`: the couples a beat formed, each with a courtship
+ * seat per persona; a pair already formed in this cycle is skipped (a
+ * re-run forms none twice). Answers the couples formed.
+ */
+export const insertCouples = async (
+  tx: SeatExecutor,
+  {
+    cycleId,
+    semantic,
+    pairs,
+  }: { cycleId: string; semantic: boolean; pairs: ReadonlyArray<{ a: number; b: number }> },
+) => {
+  const made = rowsOf<{ id: number; persona_a: number; persona_b: number }>(
+    await tx.execute(sql`
+      INSERT INTO couples (cycle_id, persona_a, persona_b, semantic)
+      SELECT ${cycleId}, a, b, ${semantic} FROM unnest(${pgArray(pairs.map((p) => p.a))}::int[], ${pgArray(pairs.map((p) => p.b))}::int[]) AS t(a, b)
+      ON CONFLICT (cycle_id, persona_a, persona_b) DO NOTHING
+      RETURNING id, persona_a, persona_b`),
+  )
+  if (made.length === 0) return made
+  const seatPersonas = made.flatMap((couple) => [couple.persona_a, couple.persona_b])
+  const seatCouples = made.flatMap((couple) => [couple.id, couple.id])
+  await tx.execute(sql`
+    INSERT INTO courtship_seats (persona_id, slot, couple_id)
+    SELECT t.persona, (SELECT count(*) FROM courtship_seats s WHERE s.persona_id = t.persona)::int, t.couple
+    FROM unnest(${pgArray(seatPersonas)}::int[], ${pgArray(seatCouples)}::int[]) AS t(persona, couple)`)
+  return made
+}
 
 /** States in which the personas still court (turns, consent, withdrawal). */
 export const COURTING_STATES: readonly CoupleState[] = ['courting', 'committed']

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { pgArray, rowsOf } from '@agents/service-kit/db'
 import { sql } from 'drizzle-orm'
 import { admitPending } from '../admission/admission.ts'
+import { insertCouples } from '../couples/couple-state.ts'
 import type { VenueDeps } from '../deps.ts'
 import { vectorFromBytes } from '../embeddings/index.ts'
 import { type Heart, heartEmbeddingText } from '../heart/heart-schema.ts'
@@ -86,20 +87,8 @@ const formCouples = async (
 ) => {
   if (pairs.length === 0) return []
   return deps.database.db.transaction(async (tx) => {
-    const made = rowsOf<{ id: number; persona_a: number; persona_b: number }>(
-      await tx.execute(sql`
-        INSERT INTO couples (cycle_id, persona_a, persona_b, semantic)
-        SELECT ${cycleId}, a, b, ${semantic} FROM unnest(${pgArray(pairs.map((p) => p.a))}::int[], ${pgArray(pairs.map((p) => p.b))}::int[]) AS t(a, b)
-        ON CONFLICT (cycle_id, persona_a, persona_b) DO NOTHING
-        RETURNING id, persona_a, persona_b`),
-    )
+    const made = await insertCouples(tx, { cycleId, semantic, pairs })
     if (made.length === 0) return []
-    const seatPersonas = made.flatMap((couple) => [couple.persona_a, couple.persona_b])
-    const seatCouples = made.flatMap((couple) => [couple.id, couple.id])
-    await tx.execute(sql`
-      INSERT INTO courtship_seats (persona_id, slot, couple_id)
-      SELECT t.persona, (SELECT count(*) FROM courtship_seats s WHERE s.persona_id = t.persona)::int, t.couple
-      FROM unnest(${pgArray(seatPersonas)}::int[], ${pgArray(seatCouples)}::int[]) AS t(persona, couple)`)
     const introOf = new Map(pairs.map((pair) => [`${pair.a}:${pair.b}`, pair.intro]))
     await tx.execute(sql`
       INSERT INTO turns (couple_id, persona_id, author, body, status)
