@@ -85,4 +85,24 @@ describe.each(testBackends(TEST_DATABASE_URL))('claiming an invite on $name', ({
     ).toEqual(before)
     esc.expectNoContactOutsideReveal([CONTACT_A, CONTACT_B])
   })
+
+  it('one human, one profile: a second claim by the same sign-in is refused and rolled back', async () => {
+    const c = await esc.member('third-contact')
+    const d = await esc.member('fourth-contact')
+    const coupleId = await esc.beat(`claim-twice-${name}`)
+    await esc.commit(coupleId, c, d)
+    const tokens = await esc.invites(coupleId, c, d)
+    const { login } = await esc.claim(tokens.get(c.ownerId)!, `one-human-${name}`)
+    const twice = await call('POST', '/api/escalations/claim', {
+      token: tokens.get(d.ownerId)!,
+      authToken: login,
+    })
+    expect(twice.status).toBe(403)
+    expect(twice.json.error).toBe('this sign-in already claimed another profile')
+    // The refused claim left the invite unused: its own human claims it.
+    await esc.claim(tokens.get(d.ownerId)!, `other-human-${name}`)
+    expect(await row(`SELECT tier FROM owners WHERE id = $1`, [d.ownerId])).toEqual({
+      tier: 'profile_claimed',
+    })
+  })
 })
