@@ -71,14 +71,19 @@ const cpuSeconds = (pid: number) => {
 // PostgreSQL's share: the backends serving the bench's database and the WAL writer.
 const monitor = temporary ? new pg.Client({ connectionString: serverUrl }) : undefined
 await monitor?.connect()
-const postgresPids = async () => {
-  if (!monitor || !temporary) return []
+const postgresCpu = async () => {
+  const cpu = new Map<number, number>()
+  if (!monitor || !temporary) return cpu
   const { rows } = await monitor.query<{ pid: number }>(
     `SELECT pid FROM pg_stat_activity WHERE datname = $1 OR backend_type = 'walwriter'`,
     [new URL(temporary.url).pathname.slice(1)],
   )
-  return rows.map((row) => row.pid)
+  for (const { pid } of rows) cpu.set(pid, cpuSeconds(pid))
+  return cpu
 }
+/** CPU the backends used between two readings; a backend that started in between counts whole. */
+const postgresSpent = (before: Map<number, number>, after: Map<number, number>) =>
+  [...after].reduce((sum, [pid, seconds]) => sum + seconds - (before.get(pid) ?? 0), 0)
 
 type Window = {
   rate: number
@@ -90,13 +95,11 @@ type Window = {
 const measure = async (once: (worker: number) => Promise<void>): Promise<Window> => {
   chat.asked.length = 0
   let done = 0
-  const pids = await postgresPids()
-  const sumPostgres = () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0)
   const venuePid = (once === throughBare ? bare : child)?.child.pid
   const before = {
     bench: process.cpuUsage(),
     venue: venuePid ? cpuSeconds(venuePid) : 0,
-    postgres: sumPostgres(),
+    postgres: await postgresCpu(),
   }
   const until = performance.now() + windowMs
   const started = performance.now()
@@ -116,7 +119,7 @@ const measure = async (once: (worker: number) => Promise<void>): Promise<Window>
     cpu: {
       bench: (bench.user + bench.system) / 1e6,
       venue: venuePid ? cpuSeconds(venuePid) - before.venue : 0,
-      postgres: sumPostgres() - before.postgres,
+      postgres: postgresSpent(before.postgres, await postgresCpu()),
     },
   }
 }
