@@ -82,8 +82,9 @@ describe.each(testBackends(TEST_DATABASE_URL))('the human chat session on $name'
       draft: {},
       skipped: [],
       question: expect.stringMatching(/^Tell me about yourself/),
-      // No doc submitted yet.
+      // No doc submitted yet, so no owner and no couples.
       review: null,
+      escalation: { ownerId: null, tier: null, couples: [] },
     })
     // Only a hash of the secret is stored.
     const { rows } = await venue.deps.database.client.query('SELECT id_hash FROM chat_sessions')
