@@ -1,6 +1,13 @@
 import { DataSet, englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'obscenity'
 import { describe, expect, test } from 'vitest'
-import { anyTermPrefilter, createDenyList, DenyPhraseError } from './create-deny-list.ts'
+import {
+  anyTermPrefilter,
+  compilePhrases,
+  createDenyList,
+  DenyPhraseError,
+  findPhrases,
+} from './create-deny-list.ts'
+import { DENY_PHRASES } from './deny-phrases.ts'
 import type { DenyCategory } from './types.ts'
 
 const deny = createDenyList()
@@ -155,6 +162,32 @@ describe('createDenyList', () => {
     expect(matched).toBeGreaterThan(words.length)
     // Not the fallback that sends every text to the full pass.
     expect(mayMatch('a warm about section for my dating doc')).toBe(false)
+  })
+
+  test('behavior: phrases found by first letter are exactly what the whole alternation finds', () => {
+    const phrases = compilePhrases({ scam: ["let's go to my cousin's bank"] })
+    const all = Object.values(DENY_PHRASES).flat()
+    const texts = [
+      ...CAUGHT.map(([, text]) => text),
+      ...CLEAN,
+      ...all.flatMap((phrase) => [
+        phrase,
+        `oh ${phrase.replace(/ /g, '')}!`,
+        `x${phrase} and ${phrase.replace(/([aeiou])/g, '$1$1')} again`,
+        `${phrase} ${phrase}`,
+      ]),
+      'lets goooo to my cousins bank',
+    ].map((text) => text.toLowerCase().replace(/['’]/g, ''))
+    let found = 0
+    for (const text of texts) {
+      const reference = [...text.matchAll(phrases.pattern)].map((match) => ({
+        index: match.index,
+        matched: match[1] ?? '',
+      }))
+      found += reference.length
+      expect(findPhrases(phrases, text), text).toEqual(reference)
+    }
+    expect(found).toBeGreaterThan(all.length * 3)
   })
 
   test('error: a phrase with digits or symbols is refused at build time', () => {
