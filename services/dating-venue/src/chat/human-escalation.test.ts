@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto'
+import { mkdirSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { testBackends } from '@agents/service-kit/db'
+import type { Page } from 'playwright-core'
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { createSiweMessage } from 'viem/siwe'
 import { describe, expect, it } from 'vitest'
@@ -7,6 +10,7 @@ import { encodeSiweAuthToken } from '../identity/siwe-auth-token.ts'
 import { HEART } from '../test-helpers.ts'
 import { signInToChat } from '../testing/chat-fixtures.ts'
 import { CONTACT_A, CONTACT_B, useEscalationVenue } from '../testing/escalation-fixtures.ts'
+import { launchTestBrowser } from '../testing/launch-test-browser.ts'
 import { TEST_DATABASE_URL } from '../testing.ts'
 import { HUMAN_MODEL } from './submit-doc.ts'
 
@@ -25,6 +29,41 @@ const siweLogin = async (account: PrivateKeyAccount) => {
     issuedAt: new Date(),
   })
   return encodeSiweAuthToken({ message, signature: await account.signMessage({ message }) })
+}
+
+const outputDir = fileURLToPath(new URL('../../../../test-output/dating-venue', import.meta.url))
+
+/** The chat page in Chromium, signed in through its own button by a test EIP-1193 provider. */
+const onThePage = async (
+  account: PrivateKeyAccount,
+  url: string,
+  work: (page: Page) => Promise<void>,
+) => {
+  const browser = await launchTestBrowser()
+  try {
+    const page = await browser.newPage()
+    await page.exposeBinding('testSign', async (_source, hex: string) =>
+      account.signMessage({ message: { raw: hex as `0x${string}` } }),
+    )
+    await page.addInitScript((address) => {
+      ;(window as unknown as { ethereum: unknown }).ethereum = {
+        request: async ({ method, params }: { method: string; params?: unknown[] }) => {
+          if (method === 'eth_requestAccounts') return [address]
+          if (method === 'personal_sign')
+            return (window as unknown as { testSign: (hex: unknown) => Promise<string> }).testSign(
+              params![0],
+            )
+          throw new Error(`unsupported ${method}`)
+        },
+      }
+    }, account.address)
+    await page.goto(`${url}/chat`)
+    await page.click('#sign-in')
+    await page.waitForSelector('#matches:not([hidden])')
+    await work(page)
+  } finally {
+    await browser.close()
+  }
 }
 
 describe.each(testBackends(TEST_DATABASE_URL))(
@@ -226,6 +265,32 @@ describe.each(testBackends(TEST_DATABASE_URL))(
       expect(
         (await call('GET', `/api/escalations/${coupleId}/invite`, undefined, cookie)).json,
       ).toMatchObject({ ownerId, token })
+
+      await onThePage(account, url, async (page) => {
+        // The page shows the match, the consent given, the invite link; the partner's turn lets
+        // the human answer from the page.
+        const card = page.locator('.couple')
+        await card.getByText(`${handle} and ${partnerHandle} (committed)`).waitFor()
+        await card.getByText('You both agreed to meet.').waitFor()
+        expect(await card.locator('a').getAttribute('href')).toBe(`${url}/claim?token=${token}`)
+        expect(
+          (
+            await call(
+              'POST',
+              `/api/couples/${coupleId}/turns`,
+              { personaId: agent.personaId, body: 'Lovely, tell me about the boats.' },
+              bearer(agent.agent.credential),
+            )
+          ).status,
+        ).toBe(201)
+        await page.reload()
+        await card.getByText('Lovely, tell me about the boats.').waitFor()
+        await card.locator('textarea').fill('The oldest one is a wooden sloop.')
+        await card.getByRole('button', { name: 'Send your turn' }).click()
+        await card.getByText(`${handle}: The oldest one is a wooden sloop.`).waitFor()
+        mkdirSync(outputDir, { recursive: true })
+        await page.screenshot({ path: `${outputDir}/chat-page-match.png`, fullPage: true })
+      })
 
       // Only a SIWE login of the wallet that submitted the doc claims it; a refusal claims nothing.
       const wrongWallet = await call('POST', '/api/escalations/claim', {

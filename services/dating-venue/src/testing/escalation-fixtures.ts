@@ -152,7 +152,7 @@ export const useEscalationVenue = (
   /** A beat of its own cycle pairs the admitted personas; the couple formed. */
   const beat = async (cycleId: string) => {
     const answer = await call('POST', '/admin/actions/beat', { cycleId }, operator)
-    expect(answer.json.created).toBe(1)
+    expect(answer.json, answer.text).toMatchObject({ created: 1 })
     return answer.json.coupleIds[0] as number
   }
 
