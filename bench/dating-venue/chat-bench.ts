@@ -81,6 +81,15 @@ const postgresCpu = async () => {
   for (const { pid } of rows) cpu.set(pid, cpuSeconds(pid))
   return cpu
 }
+/** Transactions committed in the bench's database so far (each statement outside a transaction is one). */
+const commits = async () => {
+  if (!monitor || !temporary) return 0
+  const { rows } = await monitor.query<{ commits: string }>(
+    'SELECT xact_commit AS commits FROM pg_stat_database WHERE datname = $1',
+    [new URL(temporary.url).pathname.slice(1)],
+  )
+  return Number(rows[0]?.commits ?? 0)
+}
 /** CPU the backends used between two readings; a backend that started in between counts whole. */
 const postgresSpent = (before: Map<number, number>, after: Map<number, number>) =>
   [...after].reduce((sum, [pid, seconds]) => sum + seconds - (before.get(pid) ?? 0), 0)
@@ -89,6 +98,7 @@ type Window = {
   rate: number
   done: number
   cpu: { bench: number; venue: number; postgres: number }
+  statements: number
 }
 
 /** `concurrency` workers calling `once` for `windowMs`: answers a second, and the CPU each process spent. */
@@ -100,6 +110,7 @@ const measure = async (once: (worker: number) => Promise<void>): Promise<Window>
     bench: process.cpuUsage(),
     venue: venuePid ? cpuSeconds(venuePid) : 0,
     postgres: await postgresCpu(),
+    commits: await commits(),
   }
   const until = performance.now() + windowMs
   const started = performance.now()
@@ -121,6 +132,10 @@ const measure = async (once: (worker: number) => Promise<void>): Promise<Window>
       venue: venuePid ? cpuSeconds(venuePid) - before.venue : 0,
       postgres: postgresSpent(before.postgres, await postgresCpu()),
     },
+    // The statistics collector reports a backend's counts at most every second or so.
+    statements: await new Promise<number>((done) =>
+      setTimeout(async () => done((await commits()) - before.commits), 1_500),
+    ),
   }
 }
 
@@ -173,7 +188,10 @@ try {
   )
   console.log(`ratio: ${(venueRate / baseline).toFixed(2)}x (target >= 0.5x)`)
   console.log(`directly: ${perAnswer(baselineWindow)}`)
-  if (child) console.log(`through the venue: ${perAnswer(venueWindow)}`)
+  if (child)
+    console.log(
+      `through the venue: ${perAnswer(venueWindow)}; ${(venueWindow.statements / venueWindow.done).toFixed(2)} SQL statements an answer`,
+    )
   if (bareWindow)
     console.log(
       `floor, a bare proxy (node:http both ways, no framework, nothing stored): ${bareWindow.rate.toFixed(0)} answers/s, ${(bareWindow.rate / baseline).toFixed(2)}x; ${perAnswer(bareWindow).replace('venue', 'proxy')}`,
