@@ -7,7 +7,8 @@ import {
   parseInput,
   readJsonBody,
 } from '@agents/service-kit'
-import { requireOperator } from '../console/operator-guard.ts'
+import { operatorOf, requireOperator } from '../console/operator-guard.ts'
+import { events } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
 import { answerOf } from '../http/refusal.ts'
 import { runBeat } from '../matchmaking/beat.ts'
@@ -60,6 +61,11 @@ export const registerAdminRoutes = (app: App, deps: VenueDeps) => {
     const { cycleId } = parseInput(BeatBody, await readJsonBody(c), ADMIN_ERRORS.badCycleId)
     const result = await runBeat(deps, cycleId ? { cycleId } : {})
     if (!result.ran) throw new ApiError(409, ADMIN_ERRORS.beatRunning)
+    await recordAction(deps, 'beat_run', {
+      cycleId: result.value.cycleId,
+      created: result.value.created,
+      operator: operatorOf(c),
+    })
     return c.json(result.value)
   })
 
@@ -83,7 +89,9 @@ export const registerAdminRoutes = (app: App, deps: VenueDeps) => {
       await readJsonBody(c),
       ADMIN_ERRORS.keyNotAllowed,
     )
-    return c.json({ ok: true, key, value: await deps.settings.set(key, value) })
+    const stored = await deps.settings.set(key, value)
+    await recordAction(deps, 'setting_changed', { key, value: stored, operator: operatorOf(c) })
+    return c.json({ ok: true, key, value: stored })
   })
 
   const brokerPath = document(app, {
@@ -104,6 +112,10 @@ export const registerAdminRoutes = (app: App, deps: VenueDeps) => {
   })
   app.post(brokerPath, operator, async (c) => {
     const body = parseInput(BrokerBody, await readJsonBody(c), ADMIN_ERRORS.coupleIdRequired)
-    return c.json(answerOf(await brokerIntroduction(deps, body)))
+    return c.json(answerOf(await brokerIntroduction(deps, { ...body, operator: operatorOf(c) })))
   })
 }
+
+/** An operator action's event, naming who acted (the console's recent events show it). */
+const recordAction = (deps: VenueDeps, kind: string, detail: Record<string, unknown>) =>
+  deps.database.db.insert(events).values({ kind, detail })

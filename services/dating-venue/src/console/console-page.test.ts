@@ -164,6 +164,10 @@ describe.each(testBackends(TEST_DATABASE_URL))('the console page on $name', ({ n
             kind: 'moderated',
             detail: expect.objectContaining({ targetId: postId, operator }),
           }),
+          expect.objectContaining({
+            kind: 'intro_brokered',
+            detail: expect.objectContaining({ operator }),
+          }),
         ]),
       )
       expect(await page.textContent('#events')).toContain('moderated')

@@ -128,6 +128,30 @@ describe.each(testBackends(TEST_DATABASE_URL))('the operator console on $name', 
     expect(signedOutPage.text).toContain('Sign in with your wallet')
   })
 
+  it('a beat and a setting from the console are events naming the operator', async () => {
+    const session = await signIn()
+    const headers = { cookie: session.cookie }
+    expect((await postJson(`${venue.url}/admin/actions/beat`, {}, headers)).status).toBe(200)
+    expect(
+      (await postJson(`${venue.url}/admin/actions/settings`, { key: 'cap', value: 400 }, headers))
+        .json,
+    ).toMatchObject({ ok: true, key: 'cap' })
+    const events = (await get('/admin.json', token)).json.recent_events
+    const operator = operatorAccount.address.toLowerCase()
+    expect(events).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          kind: 'beat_run',
+          detail: expect.objectContaining({ operator }),
+        }),
+        expect.objectContaining({
+          kind: 'setting_changed',
+          detail: expect.objectContaining({ key: 'cap', operator }),
+        }),
+      ]),
+    )
+  })
+
   it('geo denials and chaperone verdicts are counted for today', async () => {
     const before = (await get('/admin.json', token)).json
     const denied = await fetch(`${venue.url}/api/boards/seeking`, {

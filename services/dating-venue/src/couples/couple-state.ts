@@ -70,6 +70,8 @@ export const commitCouple = async (tx: SeatExecutor, coupleId: number) => {
 export const brokerCouple = async (
   tx: SeatExecutor,
   coupleId: number,
+  /** Who brokered it, named in the event: an operator wallet, or `token`. */
+  operator?: string,
 ): Promise<{ moved: true } | { moved: false; state: CoupleState | undefined }> => {
   const [moved] = await tx
     .update(couples)
@@ -77,7 +79,9 @@ export const brokerCouple = async (
     .where(and(eq(couples.id, coupleId), eq(couples.state, 'committed')))
     .returning({ id: couples.id })
   if (moved) {
-    await tx.insert(events).values({ kind: 'intro_brokered', detail: { coupleId } })
+    await tx
+      .insert(events)
+      .values({ kind: 'intro_brokered', detail: { coupleId, ...(operator ? { operator } : {}) } })
     return { moved: true }
   }
   const [couple] = await tx
