@@ -1,3 +1,5 @@
+import { INVITE_TOKEN } from './invite-state.ts'
+
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 
 /**
@@ -16,7 +18,7 @@ export const claimPage = ({
   loginUrl: string | undefined
   nonce: string
 }) => {
-  const valid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(token)
+  const valid = INVITE_TOKEN.test(token)
   const config = JSON.stringify({
     token: valid ? token : null,
     loginUrl: loginUrl ?? null,
