@@ -25,7 +25,8 @@ export const SECURITY: Record<
   login: [{ login: [] }],
   /** A login token, or the chat page's session as the human `siwe:<wallet>`. */
   loginOrChat: [{ login: [] }, { chatSession: [] }],
-  operator: [{ operator: [] }],
+  /** The operator: the token (scripts), or the console's session of an allow-listed wallet. */
+  operator: [{ operator: [] }, { operatorSession: [] }],
   webhook: [{ webhookSignature: [] }],
   none: [],
 }
@@ -48,6 +49,12 @@ export const registerSecuritySchemes = (app: App) => {
     type: 'http',
     scheme: 'bearer',
     description: 'VENUE_ADMIN_TOKEN',
+  })
+  registry.registerComponent('securitySchemes', 'operatorSession', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'venue_operator',
+    description: 'a signed-in operator wallet (Sign-In with Ethereum), HttpOnly, SameSite=Strict',
   })
   registry.registerComponent('securitySchemes', 'webhookSignature', {
     type: 'apiKey',

@@ -55,13 +55,7 @@ export const registerConsoleRoutes = (app: App, deps: VenueDeps) => {
     path: '/',
     ...(expiresAt ? { expires: expiresAt } : { maxAge: 0 }),
   })
-  app.openAPIRegistry.registerComponent('securitySchemes', 'operatorSession', {
-    type: 'apiKey',
-    in: 'cookie',
-    name: OPERATOR_COOKIE,
-    description: 'a signed-in operator wallet (Sign-In with Ethereum), HttpOnly, SameSite=Strict',
-  })
-  const operatorSecurity = [...SECURITY.operator, { operatorSession: [] }]
+  const operatorSecurity = SECURITY.operator
 
   jsonRoute(
     app,
