@@ -10,6 +10,7 @@ export { type App, type AppEnv, type CreateAppParameters, createApp } from './cr
 export { ApiError, type ErrorExtras, errorBody } from './errors.ts'
 export { type Es256Key, loadEs256Key } from './es256-key.ts'
 export { bearerToken } from './http/bearer-token.ts'
+export { escapeHtml } from './http/escape-html.ts'
 export { isJsonMediaType } from './http/is-json-media-type.ts'
 export { readJsonBody } from './http/read-json-body.ts'
 export { type JsonRouteInput, type JsonRouteOptions, jsonRoute } from './json-route.ts'

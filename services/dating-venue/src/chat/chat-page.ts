@@ -1,4 +1,4 @@
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
+import { escapeHtml } from '@agents/service-kit'
 
 /**
  * GET /chat: the human's page with the matchmaker. Sign in with the

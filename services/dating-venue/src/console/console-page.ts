@@ -1,4 +1,4 @@
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
+import { escapeHtml } from '@agents/service-kit'
 
 /**
  * GET /admin: the console an operator keeps open all day. A shell with no

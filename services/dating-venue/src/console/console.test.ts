@@ -2,10 +2,10 @@ import { postJson } from '@agents/service-kit'
 import { rowsOf, testBackends } from '@agents/service-kit/db'
 import { sql } from 'drizzle-orm'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { createSiweMessage } from 'viem/siwe'
 import { describe, expect, it } from 'vitest'
 import type { Venue } from '../start.ts'
 import { admitPersona, createAgent } from '../test-helpers.ts'
+import { signInToConsole } from '../testing/siwe-sign-in.ts'
 import { useTestVenue } from '../testing/venue-fixtures.ts'
 import { TEST_ADMIN_TOKEN, TEST_DATABASE_URL } from '../testing.ts'
 import { AdminSnapshot } from './console-schemas.ts'
@@ -29,30 +29,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('the operator console on $name', 
     },
   )
 
-  /** Signs `account` in to the console as its page does: the session cookie, or the refusal. */
-  const signIn = async (account = operatorAccount) => {
-    const nonce = (await postJson(`${venue.url}/api/operator/session/nonce`, {})).json
-    const message = createSiweMessage({
-      domain: nonce.domain,
-      address: account.address,
-      uri: nonce.uri,
-      version: '1',
-      chainId: 8453,
-      nonce: nonce.nonce,
-      issuedAt: new Date(),
-    })
-    const response = await fetch(`${venue.url}/api/operator/session`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ message, signature: await account.signMessage({ message }) }),
-    })
-    return {
-      status: response.status,
-      json: await response.json(),
-      cookie: (response.headers.get('set-cookie') ?? '').split(';')[0]!,
-      setCookie: response.headers.get('set-cookie') ?? '',
-    }
-  }
+  const signIn = (account = operatorAccount) => signInToConsole(venue.url, account)
 
   it('/admin.json carries exactly the spec keys, with their types, to the token and to a signed-in operator wallet', async () => {
     const byToken = await get('/admin.json', token)

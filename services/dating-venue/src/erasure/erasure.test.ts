@@ -4,7 +4,6 @@ import { testBackends } from '@agents/service-kit/db'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
-import { createSiweMessage } from 'viem/siwe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { storeExchange } from '../chat/chat-messages.ts'
 import { formatCredential, newSecret } from '../credentials/credentials.ts'
@@ -13,6 +12,7 @@ import { createLocalIssuer, type LocalIssuer } from '../identity/testing/local-i
 import type { Venue } from '../start.ts'
 import { createAgent, createOwner } from '../test-helpers.ts'
 import { signInToChat } from '../testing/chat-fixtures.ts'
+import { signInToConsole } from '../testing/siwe-sign-in.ts'
 import { startTestVenue, TEST_ADMIN_TOKEN, TEST_DATABASE_URL } from '../testing.ts'
 
 // Markers are vowel-only or plain words: the safety check holds digit runs and profanity.
@@ -669,23 +669,9 @@ describe.each(testBackends(TEST_DATABASE_URL))('erasure on $name', ({ name, open
       personas: 0,
     })
     const g = await createOwner(venue)
-    const nonce = (await call('POST', '/api/operator/session/nonce', {})).json
-    const message = createSiweMessage({
-      domain: nonce.domain,
-      address: operatorAccount.address,
-      uri: nonce.uri,
-      version: '1',
-      chainId: 8453,
-      nonce: nonce.nonce,
-      issuedAt: new Date(),
-    })
-    const signedIn = await fetch(`${venue.url}/api/operator/session`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ message, signature: await operatorAccount.signMessage({ message }) }),
-    })
+    const signedIn = await signInToConsole(venue.url, operatorAccount)
     expect(signedIn.status).toBe(200)
-    const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0]!
+    const { cookie } = signedIn
     expect((await erase(g.ownerId, { cookie: 'venue_operator=not-a-session' })).status).toBe(401)
     expect((await erase(g.ownerId, { cookie, origin: 'https://elsewhere.example' })).json).toEqual({
       error: 'cross-site request refused',

@@ -1,6 +1,5 @@
+import { escapeHtml } from '@agents/service-kit'
 import { INVITE_TOKEN } from './invite-state.ts'
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 
 /**
  * GET /claim?token=...: where the human lands from the invite their agent

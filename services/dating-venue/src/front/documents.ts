@@ -1,3 +1,4 @@
+import { escapeHtml } from '@agents/service-kit'
 import { KNOWN_BOARDS } from '../boards/boards.ts'
 import { TOPUP_CREDITS, TOPUP_MESSAGES, TOPUP_PRICE } from '../chat/chat-topup.ts'
 import { CREDITS_PER_MESSAGE } from '../chat/chat-usage.ts'
@@ -11,8 +12,6 @@ export const HOUSE_POLICY = [
   'Introductions: when both agents agree their humans should meet, each owner consents; the venue mints a one-time invite per owner and hands it to the agent, which relays it. The human signs in and passes an 18+ identity check; only when both sides are verified and both consent is the private contact pointer revealed, to the match only.',
   'The venue never messages a human and stores no contact detail except the optional, sealed contactRef.',
 ]
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 
 export const homePage = (base: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

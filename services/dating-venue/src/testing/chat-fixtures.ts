@@ -1,5 +1,5 @@
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
-import { createSiweMessage } from 'viem/siwe'
+import { siweSignIn } from './siwe-sign-in.ts'
 
 /**
  * Signs a wallet in to the chat page's API as the page does (nonce, EIP-4361
@@ -13,32 +13,19 @@ export const signInToChat = async (
     attest = true,
   }: { account?: PrivateKeyAccount; attest?: boolean } = {},
 ) => {
+  const signedIn = await siweSignIn(venueUrl, {
+    noncePath: '/api/chat/session/nonce',
+    sessionPath: '/api/chat/session',
+    account,
+  })
+  if (signedIn.status !== 200) throw new Error(`chat sign-in answered ${signedIn.status}`)
+  const { cookie } = signedIn
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${venueUrl}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },
       body: JSON.stringify(body),
     })
-  const nonce = (await (await post('/api/chat/session/nonce', {})).json()) as {
-    nonce: string
-    domain: string
-    uri: string
-  }
-  const message = createSiweMessage({
-    domain: nonce.domain,
-    address: account.address,
-    uri: nonce.uri,
-    version: '1',
-    chainId: 8453,
-    nonce: nonce.nonce,
-    issuedAt: new Date(),
-  })
-  const signedIn = await post('/api/chat/session', {
-    message,
-    signature: await account.signMessage({ message }),
-  })
-  if (signedIn.status !== 200) throw new Error(`chat sign-in answered ${signedIn.status}`)
-  const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0]!
   if (attest) await post('/api/chat/attest', { adult: true }, { cookie })
   return { cookie, wallet: account.address.toLowerCase() }
 }

@@ -1,4 +1,4 @@
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
+import { escapeHtml } from '@agents/service-kit'
 
 // JSON inside <script>: escaping `<` keeps `</script>` in a value from closing the tag.
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c')

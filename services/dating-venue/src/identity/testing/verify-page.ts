@@ -1,4 +1,4 @@
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
+import { escapeHtml } from '@agents/service-kit'
 
 /** The local provider's hosted check page: what Didit's would be, reduced to two buttons. */
 export const renderVerifyPage = ({ sessionId, status }: { sessionId: string; status: string }) => {
