@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import { type Devnet, startDevnet } from '@agents/devnet'
+import { xPaymentHeader } from '@agents/payments/testing'
 import { testBackends } from '@agents/service-kit/db'
 import { type Address, createWalletClient, erc20Abi, http } from 'viem'
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
@@ -67,57 +67,19 @@ const holder = async (tokens: bigint) => {
  * An x402 v1 `exact` payment header for a 402's first option, as the chat page builds it
  * (EIP-3009 signed by the wallet): kept, so a test can send the same payment twice.
  */
-const signPayment = async (option: {
+const signPayment = (option: {
   payTo: Address
   maxAmountRequired: string
   maxTimeoutSeconds: number
   asset: Address
-  network: string
+  network: `${string}:${string}`
   extra: { name: string; version: string }
-}) => {
-  const payer = devnet.accounts.payer2
-  const now = Math.floor(Date.now() / 1000)
-  const authorization = {
-    from: payer.address,
-    to: option.payTo,
-    value: option.maxAmountRequired,
-    validAfter: String(now - 600),
-    validBefore: String(now + option.maxTimeoutSeconds),
-    nonce: `0x${randomBytes(32).toString('hex')}` as `0x${string}`,
-  }
-  const signature = await payer.signTypedData({
-    domain: {
-      name: option.extra.name,
-      version: option.extra.version,
-      chainId: Number(option.network.split(':')[1]),
-      verifyingContract: option.asset,
-    },
-    types: {
-      TransferWithAuthorization: [
-        { name: 'from', type: 'address' },
-        { name: 'to', type: 'address' },
-        { name: 'value', type: 'uint256' },
-        { name: 'validAfter', type: 'uint256' },
-        { name: 'validBefore', type: 'uint256' },
-        { name: 'nonce', type: 'bytes32' },
-      ],
-    },
-    primaryType: 'TransferWithAuthorization',
-    message: {
-      ...authorization,
-      value: BigInt(authorization.value),
-      validAfter: BigInt(authorization.validAfter),
-      validBefore: BigInt(authorization.validBefore),
-    },
-  })
-  const payload = {
-    x402Version: 1,
+}) =>
+  xPaymentHeader(devnet.accounts.payer2, {
+    ...option,
     scheme: 'exact',
-    network: option.network,
-    payload: { signature, authorization },
-  }
-  return Buffer.from(JSON.stringify(payload)).toString('base64')
-}
+    amount: option.maxAmountRequired,
+  })
 
 const ANSWERS = [
   'I restore old sailboats and read too much history.',
