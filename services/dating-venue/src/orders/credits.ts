@@ -1,5 +1,5 @@
 import type { AnyTransaction } from '@agents/service-kit/db'
-import { and, eq, gte, sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import type { VenueDatabase } from '../db/open.ts'
 import { creditBalances, creditEvents } from '../db/schema.ts'
 import { USDC } from './usdc.ts'
