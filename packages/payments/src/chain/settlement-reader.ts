@@ -55,6 +55,8 @@ const usdcAbi = parseAbi([
 
 // How far back the settling transaction's log is looked for (Base: ~2 s blocks, so about 5 h).
 const LOG_WINDOW_BLOCKS = 9_000n
+// How long a pull payment's pending transaction is waited for (Tempo mines in well under this).
+const PULL_RECEIPT_WAIT_MS = 6_000
 // A pushed transaction not found after this long will not be mined.
 const MPP_GIVE_UP_MS = 60 * 60_000
 
@@ -111,11 +113,18 @@ export const createSettlementReader = ({
     if (!receipt && proof.signed) {
       // A pull payment whose broadcast may never have arrived: send the payer's
       // transaction again (a refusal, e.g. already known or expired, changes nothing).
-      const sent = await tempoClient
+      await tempoClient
         .request({ method: 'eth_sendRawTransaction', params: [proof.signed] })
-        .then(() => true)
-        .catch(() => false)
-      if (sent) receipt = await readReceipt()
+        .catch(() => undefined)
+      // Sent now or already in the pool, it is a block or two away: wait for it (bounded)
+      // rather than answer "not yet" and leave the payer's money unserved until the next pass.
+      receipt = await tempoClient
+        .waitForTransactionReceipt({
+          hash: proof.hash,
+          timeout: PULL_RECEIPT_WAIT_MS,
+          pollingInterval: 200,
+        })
+        .catch(() => undefined)
     }
     if (!receipt)
       return { status: 'unused', final: Date.now() - createdAt.getTime() > MPP_GIVE_UP_MS }
