@@ -93,7 +93,8 @@ const eraserOf = (deps: VenueDeps): MiddlewareHandler =>
         const wallet = chatSecret ? await walletOfChatSession(deps, chatSecret) : undefined
         if (!wallet) throw new ApiError(401, 'credential required: acting for this owner')
         const owner = await exists()
-        if (owner.wallet !== wallet) throw new ApiError(403, 'login does not act for this owner')
+        if (owner.wallet.toLowerCase() !== wallet.toLowerCase())
+          throw new ApiError(403, 'login does not act for this owner')
         erasers.set(c, 'human')
       }
     } else if (deps.adminToken && timingSafeEqual(digest(bearer), digest(deps.adminToken))) {

@@ -3,6 +3,7 @@ import { createServer } from 'node:http'
 import { testBackends } from '@agents/service-kit/db'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { getAddress } from 'viem'
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { storeExchange } from '../chat/chat-messages.ts'
@@ -697,9 +698,10 @@ describe.each(testBackends(TEST_DATABASE_URL))('erasure on $name', ({ name, open
     // The human of the chat page: the signed-in wallet erases the owner it keys, no other.
     const human = await signInToChat(venue.url)
     const stranger = await signInToChat(venue.url)
+    // Stored checksummed, as a doc paid from that wallet stores it: the session's is lower-case.
     const [inserted] = await sql<{ id: number }>(
       `INSERT INTO owners (wallet, credential_hash) VALUES ($1, 'x') RETURNING id`,
-      [human.wallet],
+      [getAddress(human.wallet)],
     )
     const ownWallet = inserted!.id
     expect((await erase(ownWallet, { cookie: stranger.cookie })).json).toEqual({
