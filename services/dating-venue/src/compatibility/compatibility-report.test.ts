@@ -324,7 +324,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('the compatibility report on $nam
     )
   })
 
-  it('the operator looks an order up by id or paying transaction, and reads the totals', async () => {
+  it('the operator looks an order up by id or paying transaction, credits an undelivered one once, and reads the totals', async () => {
     const operator = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }
     const get = (query: string, headers: Record<string, string> = operator) =>
       fetch(`${venue.url}/admin/orders${query}`, { headers }).then(async (response) => ({
@@ -353,6 +353,40 @@ describe.each(testBackends(TEST_DATABASE_URL))('the compatibility report on $nam
       (await get(`?orderId=${orderId}`, { authorization: 'Bearer wrong-token-0123456789abcdef' }))
         .status,
     ).toBe(403)
+    // The refund rule by hand (POST /admin/actions/credit): the operator credits the paying
+    // wallet of a delivered order once; the order the venue itself credited is not credited again.
+    const credit = (body: unknown, headers: Record<string, string> = operator) =>
+      fetch(`${venue.url}/admin/actions/credit`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      }).then(async (response) => ({
+        status: response.status,
+        // biome-ignore lint/suspicious/noExplicitAny: tests read the answer by path
+        json: (await response.json()) as any,
+      }))
+    const delivered = reportOrderId(me.ownerId, coupleId)
+    const payerCredits = () => creditBalance(venue.deps.database.db, devnet.accounts.payer.address)
+    const beforeCredit = await payerCredits()
+    expect((await credit({ orderId: delivered }, {})).status).toBe(401)
+    expect((await credit({ orderId: '' })).status).toBe(400)
+    expect((await credit({ orderId: 'cr:1:0:1970-01-01' })).status).toBe(404)
+    expect((await credit({ orderId })).json).toEqual({
+      error: 'this order was already credited',
+    })
+    expect(await payerCredits()).toBe(beforeCredit)
+    expect((await credit({ orderId: delivered })).json).toEqual({
+      ok: true,
+      orderId: delivered,
+      wallet: devnet.accounts.payer.address.toLowerCase(),
+      credits: 125,
+    })
+    expect(await payerCredits()).toBe(beforeCredit + 125)
+    expect((await credit({ orderId: delivered })).status).toBe(409)
+    expect(await payerCredits()).toBe(beforeCredit + 125)
+    expect((await get(`?orderId=${encodeURIComponent(delivered)}`)).json.credited).toEqual([
+      expect.objectContaining({ credits: 125, reason: 'undelivered' }),
+    ])
     const totals = await fetch(`${venue.url}/admin/orders/totals`, { headers: operator }).then(
       (r) => r.json(),
     )
