@@ -20,33 +20,48 @@ export const hasConsole = (deps: Pick<VenueDeps, 'adminToken' | 'operatorWallets
   Boolean(deps.adminToken) || deps.operatorWallets.length > 0
 
 /**
+ * The operator a request speaks for, or undefined when it carries neither
+ * way in: `Authorization: Bearer <VENUE_ADMIN_TOKEN>` (scripts; compared in
+ * constant time over digests) answers `token`, the console's session cookie
+ * of a wallet still on the allow-list answers the wallet. Another bearer is
+ * not the operator (undefined: it may be a credential of another kind). A
+ * state-changing request carrying the cookie from another origin is 403
+ * (the cookie is SameSite=Strict too, and every action takes JSON, which no
+ * form can send cross-site).
+ */
+export const operatorOfRequest = async (
+  deps: OperatorGuardDeps,
+  c: Context,
+): Promise<string | undefined> => {
+  const given = bearerToken(c.req.header('authorization'))
+  if (given)
+    return deps.adminToken && timingSafeEqual(digest(given), digest(deps.adminToken))
+      ? 'token'
+      : undefined
+  const secret = getCookie(c, OPERATOR_COOKIE)
+  if (!secret) return undefined
+  const origin = c.req.header('origin')
+  if (c.req.method !== 'GET' && origin !== undefined && origin !== deps.humanChat.origin())
+    throw new ApiError(403, 'cross-site request refused')
+  return operatorOfSession(deps, secret)
+}
+
+/**
  * The guard of every `/admin` route, passed with each route when it is
- * registered (so no registration order can leave a route open). It accepts
- * `Authorization: Bearer <VENUE_ADMIN_TOKEN>` (scripts; compared in
- * constant time over digests) or the console's session cookie (a browser;
- * an operator wallet signed in with SIWE). Without either configured the
- * console does not exist (404). A state-changing request carrying the
- * cookie from another origin is refused (the cookie is SameSite=Strict and
- * every action takes JSON, which no form can send cross-site).
+ * registered (so no registration order can leave a route open): the token
+ * or a console session (`operatorOfRequest`). Without either configured the
+ * console does not exist (404); another bearer is 403; nothing, or a
+ * session that ended, 401.
  */
 export const requireOperator =
   (deps: OperatorGuardDeps): MiddlewareHandler =>
   async (c, next) => {
     if (!hasConsole(deps)) throw new ApiError(404, 'no such room')
-    const given = bearerToken(c.req.header('authorization'))
-    if (given) {
-      if (!deps.adminToken || !timingSafeEqual(digest(given), digest(deps.adminToken)))
-        throw new ApiError(403, OPERATOR_ERRORS.notRecognised)
-      operators.set(c, 'token')
-      return next()
-    }
-    const secret = getCookie(c, OPERATOR_COOKIE)
-    if (!secret) throw new ApiError(401, OPERATOR_ERRORS.required)
-    const origin = c.req.header('origin')
-    if (c.req.method !== 'GET' && origin !== undefined && origin !== deps.humanChat.origin())
-      throw new ApiError(403, 'cross-site request refused')
-    const operator = await operatorOfSession(deps, secret)
-    if (!operator) throw new ApiError(401, OPERATOR_ERRORS.required)
+    const operator = await operatorOfRequest(deps, c)
+    if (!operator)
+      throw bearerToken(c.req.header('authorization'))
+        ? new ApiError(403, OPERATOR_ERRORS.notRecognised)
+        : new ApiError(401, OPERATOR_ERRORS.required)
     operators.set(c, operator)
     return next()
   }

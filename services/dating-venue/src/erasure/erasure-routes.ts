@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto'
 import {
   ApiError,
   type App,
@@ -12,11 +11,10 @@ import {
 import { z } from '@hono/zod-openapi'
 import { eq } from 'drizzle-orm'
 import type { Context, MiddlewareHandler } from 'hono'
-import { getCookie } from 'hono/cookie'
-import { CHAT_COOKIE, walletOfChatSession } from '../chat/chat-session.ts'
-import { OPERATOR_COOKIE, operatorOfSession } from '../console/operator-session.ts'
+import { operatorOfRequest } from '../console/operator-guard.ts'
 import { signedInHuman } from '../credentials/actor-middleware.ts'
 import { authenticate, requireOwner } from '../credentials/actors.ts'
+import { chatSessionOwner } from '../credentials/chat-actor.ts'
 import { owners } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
 import { SECURITY } from '../openapi.ts'
@@ -42,8 +40,6 @@ const Erased = z
   })
   .openapi('OwnerErased')
 
-const digest = (value: string) => createHash('sha256').update(value).digest()
-
 const ownerIds = new WeakMap<Context, number>()
 const erasers = new WeakMap<Context, ErasedBy>()
 const operators = new WeakMap<Context, string>()
@@ -57,10 +53,11 @@ const ownerParam: MiddlewareHandler = async function ownerParam(c, next) {
 /**
  * Who may erase the owner: the operator (`Bearer VENUE_ADMIN_TOKEN`, or the
  * console's session cookie of an allow-listed wallet), a venue credential
- * acting for the owner (its own, or its bound agent's), or the human
- * signed in who claimed it (a login token whose subject is the owner's).
- * The bearers are told apart: the operator's token is compared first
- * (constant time), a `vo_`/`va_` bearer is a credential, anything else a
+ * acting for the owner (its own, or its bound agent's), the human signed
+ * in who claimed it (a login token whose subject is the owner's), or the
+ * chat page's human (its session acts for the owner its wallet keys, as on
+ * the courtship routes). The operator is resolved as the console's guard
+ * does; among other bearers a `vo_`/`va_` bearer is a credential, anything else a
  * login token. None: 401; not one acting for this owner: 403; an owner
  * that does not exist: 404 (an owner credential for it is 403, as for any
  * credential that is not live).
@@ -70,37 +67,25 @@ const eraserOf = (deps: VenueDeps): MiddlewareHandler =>
     const ownerId = ownerIds.get(c)!
     const exists = async () => {
       const [owner] = await deps.database.db
-        .select({ humanSubject: owners.humanSubject, wallet: owners.wallet })
+        .select({ humanSubject: owners.humanSubject })
         .from(owners)
         .where(eq(owners.id, ownerId))
       if (!owner) throw new ApiError(404, 'no such owner')
       return owner
     }
+    const operator = await operatorOfRequest(deps, c)
     const bearer = bearerToken(c.req.header('authorization'))
-    if (!bearer) {
-      const secret = getCookie(c, OPERATOR_COOKIE)
-      const chatSecret = getCookie(c, CHAT_COOKIE)
-      const origin = c.req.header('origin')
-      if ((secret || chatSecret) && origin !== undefined && origin !== deps.humanChat.origin())
-        throw new ApiError(403, 'cross-site request refused')
-      const operator = secret ? await operatorOfSession(deps, secret) : undefined
-      if (operator) {
-        await exists()
-        erasers.set(c, 'operator')
-        operators.set(c, operator)
-      } else {
-        // The human of the chat page: the signed-in wallet is the owner's (its doc was submitted there).
-        const wallet = chatSecret ? await walletOfChatSession(deps, chatSecret) : undefined
-        if (!wallet) throw new ApiError(401, 'credential required: acting for this owner')
-        const owner = await exists()
-        if (owner.wallet.toLowerCase() !== wallet.toLowerCase())
-          throw new ApiError(403, 'login does not act for this owner')
-        erasers.set(c, 'human')
-      }
-    } else if (deps.adminToken && timingSafeEqual(digest(bearer), digest(deps.adminToken))) {
+    if (operator) {
       await exists()
       erasers.set(c, 'operator')
-      operators.set(c, 'token')
+      operators.set(c, operator)
+    } else if (!bearer) {
+      // The human of the chat page: its session acts for the owner its wallet keys.
+      const actor = await chatSessionOwner(deps, c)
+      if (!actor) throw new ApiError(401, 'credential required: acting for this owner')
+      await exists()
+      requireOwner(actor, ownerId)
+      erasers.set(c, 'human')
     } else if (/^v[oa]_/.test(bearer)) {
       const actor = await authenticate(deps.database, `Bearer ${bearer}`, 'acting for this owner')
       requireOwner(actor, ownerId)

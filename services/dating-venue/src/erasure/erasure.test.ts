@@ -705,7 +705,13 @@ describe.each(testBackends(TEST_DATABASE_URL))('erasure on $name', ({ name, open
     )
     const ownWallet = inserted!.id
     expect((await erase(ownWallet, { cookie: stranger.cookie })).json).toEqual({
-      error: 'login does not act for this owner',
+      error: 'the signed-in wallet owns no profile here: submit a doc first',
+    })
+    await sql(`INSERT INTO owners (wallet, credential_hash) VALUES ($1, 'x') RETURNING id`, [
+      stranger.wallet,
+    ])
+    expect((await erase(ownWallet, { cookie: stranger.cookie })).json).toEqual({
+      error: 'credential does not act for this owner',
     })
     expect(
       (await erase(ownWallet, { cookie: human.cookie, origin: 'https://elsewhere.example' }))
