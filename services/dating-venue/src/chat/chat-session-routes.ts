@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import {
   ApiError,
   type App,
@@ -11,6 +10,7 @@ import {
 import { createRoute, z } from '@hono/zod-openapi'
 import { deleteCookie, setCookie } from 'hono/cookie'
 import type { VenueDeps } from '../deps.ts'
+import { scriptPage } from '../http/script-page.ts'
 import { chatAccount } from './chat-account.ts'
 import { ChatDraft } from './chat-draft-schema.ts'
 import { CHAT_ERRORS } from './chat-errors.ts'
@@ -118,12 +118,8 @@ export const registerChatSessionRoutes = (app: App, deps: VenueDeps) => {
     responses: { 200: { description: 'HTML', content: { 'text/html': { schema: z.string() } } } },
   })
   app.get(pagePath, (c) => {
-    const nonce = randomBytes(16).toString('base64')
-    return c.html(chatPage({ nonce }), 200, {
-      'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
-      'referrer-policy': 'no-referrer',
-      'cache-control': 'no-store',
-    })
+    const { nonce, headers } = scriptPage()
+    return c.html(chatPage({ nonce }), 200, headers)
   })
 
   jsonRoute(

@@ -80,7 +80,7 @@ export const adminSnapshot = async (
   const couplesByState = countsBy(COUPLE_STATES, coupleRows)
   return {
     // Answering at all means the database is up; payments degrade, never fail, the venue.
-    health: { ok: true, database: 'ok' as const, payments: payments.status },
+    health: { ok: true as const, database: 'ok' as const, payments: payments.status },
     sim_mode: !venueOpen,
     admitted,
     cap,
@@ -102,7 +102,7 @@ export const adminSnapshot = async (
       id: event.id,
       kind: event.kind,
       at: event.at.toISOString(),
-      detail: event.detail ?? null,
+      detail: (event.detail ?? null) as Record<string, unknown> | null,
     })),
   }
 }

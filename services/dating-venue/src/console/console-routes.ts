@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto'
 import { ApiError, type App, document, errors, json, jsonRoute } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import { issueNonce } from '../chat/chat-session.ts'
 import type { VenueDeps } from '../deps.ts'
+import { scriptPage } from '../http/script-page.ts'
 import { SECURITY } from '../openapi.ts'
 import { adminSnapshot } from './admin-snapshot.ts'
 import { consolePage } from './console-page.ts'
@@ -157,49 +157,46 @@ export const registerConsoleRoutes = (app: App, deps: VenueDeps) => {
       if (error instanceof ApiError && error.status === 401) status = 401
       else throw error
     })
-    const nonce = randomBytes(16).toString('base64')
-    return c.html(consolePage({ nonce }), status, {
-      'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
-      'referrer-policy': 'no-referrer',
-      'cache-control': 'no-store',
-    })
+    const { nonce, headers } = scriptPage()
+    return c.html(consolePage({ nonce }), status, headers)
   })
 
-  const snapshotPath = document(app, {
-    method: 'get',
-    path: '/admin.json',
-    summary: "The console's snapshot: the spec's stable keys",
-    security: operatorSecurity,
-    responses: { 200: json(AdminSnapshot, 'the snapshot'), ...errors(GUARD_ERRORS) },
-  })
-  app.get(snapshotPath, operator, async (c) => {
-    c.header('cache-control', 'no-store')
-    return c.json(await adminSnapshot(deps))
-  })
-
-  const queuePath = document(app, {
-    method: 'get',
-    path: '/admin/queue',
-    summary: 'What waits for an operator: reviews, held and reported items, intros to broker',
-    security: operatorSecurity,
-    responses: { 200: json(ReviewQueue, 'the queue'), ...errors(GUARD_ERRORS) },
-  })
-  app.get(queuePath, operator, async (c) => {
-    c.header('cache-control', 'no-store')
-    return c.json(await reviewQueue(deps))
-  })
-
-  const trendsPath = document(app, {
-    method: 'get',
-    path: '/admin/trends',
-    summary: 'The last 14 UTC days: admissions, couples formed, revenue',
-    security: operatorSecurity,
-    responses: { 200: json(Trends, 'oldest day first'), ...errors(GUARD_ERRORS) },
-  })
-  app.get(trendsPath, operator, async (c) => {
-    c.header('cache-control', 'no-store')
-    return c.json({ days: await dailyTrends(deps) })
-  })
+  /** A read of the console's data behind the guard, never cached. */
+  const operatorRead = <schema extends z.ZodType>(
+    path: string,
+    summary: string,
+    schema: schema,
+    read: () => Promise<z.infer<schema>>,
+  ) =>
+    app.get(
+      document(app, {
+        method: 'get',
+        path,
+        summary,
+        security: operatorSecurity,
+        responses: { 200: json(schema, summary), ...errors(GUARD_ERRORS) },
+      }),
+      operator,
+      async (c) => {
+        c.header('cache-control', 'no-store')
+        return c.json(await read())
+      },
+    )
+  operatorRead('/admin.json', "The console's snapshot: the spec's stable keys", AdminSnapshot, () =>
+    adminSnapshot(deps),
+  )
+  operatorRead(
+    '/admin/queue',
+    'What waits for an operator: reviews, held and reported items, intros to broker',
+    ReviewQueue,
+    () => reviewQueue(deps),
+  )
+  operatorRead(
+    '/admin/trends',
+    'The last 14 UTC days, oldest first: admissions, couples formed, revenue',
+    Trends,
+    async () => ({ days: await dailyTrends(deps) }),
+  )
 
   jsonRoute(
     app,

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import {
   ApiError,
   type App,
@@ -23,6 +22,7 @@ import { CHAT_ACTOR_ERRORS } from '../credentials/chat-actor.ts'
 import type { VenueDeps } from '../deps.ts'
 import { paramsFirst } from '../http/params-first.ts'
 import { answerOf } from '../http/refusal.ts'
+import { scriptPage } from '../http/script-page.ts'
 import { SECURITY } from '../openapi.ts'
 import { claimInvite } from './claim.ts'
 import { claimPage } from './claim-page.ts'
@@ -172,15 +172,11 @@ export const registerEscalationRoutes = (app: App, deps: VenueDeps) => {
     responses: html('the page (an invalid token shows a notice)'),
   })
   app.get(claimPagePath, (c) => {
-    const nonce = randomBytes(16).toString('base64')
+    const { nonce, headers } = scriptPage()
     return c.html(
       claimPage({ token: c.req.query('token') ?? '', loginUrl: deps.login.url, nonce }),
       200,
-      {
-        'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
-        'referrer-policy': 'no-referrer',
-        'cache-control': 'no-store',
-      },
+      headers,
     )
   })
 
