@@ -86,6 +86,27 @@ describe.each(testBackends(TEST_DATABASE_URL))('asking the matchmaker on $name',
     expect(await creditBalance(venue.deps.database.db, wallet)).toBe(1)
   })
 
+  it('the free messages come back at 00:00 UTC: what was used yesterday does not count today', async () => {
+    chat.answer({ status: 200, content: 'Ask about their favourite slow morning.' })
+    const { cookie, wallet } = await human()
+    for (let i = 0; i < 3; i++) await ask(cookie, 'A first-date question?')
+    expect((await ask(cookie, 'One more?')).status).toBe(402)
+    // Midnight passes: the day's row now belongs to yesterday (UTC), as it will at 00:00.
+    await venue.deps.database.db.execute(
+      sql`UPDATE chat_usage SET day = to_char((now() AT TIME ZONE 'UTC') - interval '1 day', 'YYYY-MM-DD') WHERE wallet = ${wallet}`,
+    )
+    const tomorrow = await ask(cookie, 'A question for the new day?')
+    expect(tomorrow.status).toBe(200)
+    expect(tomorrow.json).toMatchObject({ paidWith: 'free message', freeLeft: 2 })
+    const me = await fetch(`${venue.url}/api/chat/me`, { headers: { cookie } }).then((r) =>
+      r.json(),
+    )
+    expect(me.freeLeft).toBe(2)
+    expect(me.resetsAt).toBe(
+      `${new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)}T00:00:00.000Z`,
+    )
+  })
+
   it('parallel asks never overspend: 3 free and 2 messages of credits answer 5 of 12, the rest are 402', async () => {
     chat.answer({ status: 200, content: 'Say what a good week looks like for you.' })
     const { cookie, wallet } = await human()
