@@ -1,4 +1,5 @@
 import { escapeHtml } from '@agents/service-kit'
+import { siweSignInScript } from '../http/siwe-page-script.ts'
 
 /**
  * GET /chat: the human's page with the matchmaker. Sign in with the
@@ -194,21 +195,12 @@ const say = (role, text) => {
   $('log').append(line);
   $('log').scrollTop = $('log').scrollHeight;
 };
-const toHex = (text) => '0x' + Array.from(new TextEncoder().encode(text), (b) => b.toString(16).padStart(2, '0')).join('');
+${siweSignInScript}
 
 $('sign-in').addEventListener('click', async () => {
   if (!window.ethereum) { status('No wallet found in this browser.'); return; }
   try {
-    const [address] = await window.ethereum.request({ method: 'eth_requestAccounts' });
-    const nonce = (await post('/api/chat/session/nonce')).body;
-    const message = [
-      nonce.domain + ' wants you to sign in with your Ethereum account:',
-      address, '', nonce.statement, '',
-      'URI: ' + nonce.uri, 'Version: 1', 'Chain ID: ' + nonce.chainId,
-      'Nonce: ' + nonce.nonce, 'Issued At: ' + new Date().toISOString(),
-    ].join('\\n');
-    const signature = await window.ethereum.request({ method: 'personal_sign', params: [toHex(message), address] });
-    const signedIn = await post('/api/chat/session', { message, signature });
+    const signedIn = await signInWithWallet('/api/chat/session/nonce', '/api/chat/session');
     if (signedIn.status !== 200) { status('Sign-in failed: ' + (signedIn.body.reason || signedIn.body.error)); return; }
     status('');
     await refresh();

@@ -1,4 +1,5 @@
 import { escapeHtml } from '@agents/service-kit'
+import { siweSignInScript } from '../http/siwe-page-script.ts'
 
 /**
  * GET /admin: the console an operator keeps open all day. A shell with no
@@ -186,20 +187,10 @@ const load = async () => {
   showTrends(await trends.json());
 };
 
-const toHex = (text) => '0x' + Array.from(new TextEncoder().encode(text), (b) => b.toString(16).padStart(2, '0')).join('');
+${siweSignInScript}
 $('sign-in').addEventListener('click', async () => {
-  if (!window.ethereum) { status('No wallet found in this browser.'); return; }
   try {
-    const [address] = await window.ethereum.request({ method: 'eth_requestAccounts' });
-    const nonce = (await send('/api/operator/session/nonce')).body;
-    const message = [
-      nonce.domain + ' wants you to sign in with your Ethereum account:',
-      address, '', nonce.statement, '',
-      'URI: ' + nonce.uri, 'Version: 1', 'Chain ID: ' + nonce.chainId,
-      'Nonce: ' + nonce.nonce, 'Issued At: ' + new Date().toISOString(),
-    ].join('\\n');
-    const signature = await window.ethereum.request({ method: 'personal_sign', params: [toHex(message), address] });
-    const signedIn = await send('/api/operator/session', { message, signature });
+    const signedIn = await signInWithWallet('/api/operator/session/nonce', '/api/operator/session');
     if (signedIn.status !== 200) { status(signedIn.body.error || 'sign-in failed'); return; }
     $('operator').textContent = signedIn.body.operator;
     status('Signed in.');
