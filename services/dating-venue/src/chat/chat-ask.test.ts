@@ -4,12 +4,12 @@ import { rowsOf, testBackends } from '@agents/service-kit/db'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { creditBalance, grantCredits } from '../orders/credits.ts'
+import { sweepRetention } from '../retention/retention.ts'
 import type { Venue } from '../start.ts'
 import { createAgent } from '../test-helpers.ts'
 import { signInToChat } from '../testing/chat-fixtures.ts'
 import { type ChatStandIn, startChatStandIn } from '../testing/chat-stand-in.ts'
 import { startTestVenue, TEST_DATABASE_URL } from '../testing.ts'
-import { sweepChat } from './chat-messages.ts'
 
 describe.each(testBackends(TEST_DATABASE_URL))('asking the matchmaker on $name', ({ open }) => {
   let devnet: Devnet
@@ -160,7 +160,14 @@ describe.each(testBackends(TEST_DATABASE_URL))('asking the matchmaker on $name',
     await venue.deps.database.client.query(
       "UPDATE chat_messages SET created_at = now() - interval '2 days'",
     )
-    expect(await sweepChat(venue.deps.database, 24)).toBeGreaterThan(0)
+    // The venue's retention sweep (the chat window of 24 hours; the other periods untouched).
+    const swept = await sweepRetention(venue.deps.database, {
+      operationalDays: 30,
+      identityDays: 30,
+      expiredHours: 24,
+      chatHours: 24,
+    })
+    expect(swept.ran && swept.counts.chatMessages).toBeGreaterThan(0)
     const left = await venue.deps.database.client.query(
       'SELECT count(*)::int AS n FROM chat_messages',
     )

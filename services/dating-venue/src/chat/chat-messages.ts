@@ -1,5 +1,5 @@
-import { pgArray, runExclusive } from '@agents/service-kit/db'
-import { and, asc, eq, gt, lt, sql } from 'drizzle-orm'
+import { pgArray } from '@agents/service-kit/db'
+import { and, asc, eq, gt, sql } from 'drizzle-orm'
 import type { VenueDatabase } from '../db/open.ts'
 import { chatMessages } from '../db/schema.ts'
 import type { Sealer } from '../intake/seal.ts'
@@ -63,18 +63,4 @@ export const readExchanges = async (
     text: sealer.open(row.textSealed),
     at: row.createdAt.toISOString(),
   }))
-}
-
-/** Advisory lock of the chat sweep: one replica sweeps at a time. */
-export const CHAT_SWEEP_LOCK = 0x63686174
-
-/** Deletes chat text older than the window; returns how many rows went (0 when another replica holds the lock). */
-export const sweepChat = async (database: VenueDatabase, windowHours: number) => {
-  const swept = await runExclusive(database.db, CHAT_SWEEP_LOCK, (tx) =>
-    tx
-      .delete(chatMessages)
-      .where(lt(chatMessages.createdAt, sql`now() - make_interval(hours => ${windowHours})`))
-      .returning({ id: chatMessages.id }),
-  )
-  return swept.ran ? swept.value.length : 0
 }

@@ -39,7 +39,7 @@ type RetentionKind =
   | 'orderLinks'
 
 /**
- * Its own number: the match beat, the reconciler and the chat sweep each
+ * Its own number: the match beat and the reconciler each
  * hold theirs, and a retention sweep must never wait for (or block) them.
  */
 export const RETENTION_LOCK = 7_246_105
