@@ -1,4 +1,6 @@
 import { type Devnet, serveLocal, startDevnet } from '@agents/devnet'
+import { rowsOf } from '@agents/service-kit/db'
+import { sql } from 'drizzle-orm'
 import { Hono } from 'hono'
 import type { Hex } from 'viem'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
@@ -271,10 +273,14 @@ describe('one payment, one request: retries get the first answer, other requests
   }
 })
 
+const ledgerRows = async () =>
+  rowsOf<{ n: number }>(await db.execute(sql`SELECT count(*)::int AS n FROM payment_ledger`))[0]!.n
+
 describe('refusals: 402 payment not verified, nothing delivered, nothing moved', () => {
   const refused = async (header: Record<string, string>, reason: string) => {
     const before = await payee()
     const delivered = await countDeliveries(db)
+    const recorded = await ledgerRows()
     const response = await post('/report', header)
     expect(response.status).toBe(402)
     const body = await response.json()
@@ -282,6 +288,8 @@ describe('refusals: 402 payment not verified, nothing delivered, nothing moved',
     expect(response.headers.get('payment-required')).toBeTruthy()
     expect(await payee()).toBe(before)
     expect(await countDeliveries(db)).toBe(delivered)
+    // The claim is written while the facilitator verifies; a refusal rolls it back.
+    expect(await ledgerRows()).toBe(recorded)
   }
 
   test('errors: forged signature (signed by someone else)', async () => {

@@ -121,15 +121,14 @@ export const sellOnce = async <order, fulfilment>(
   const { attempt } = sale
   const { product, order } = params
   try {
-    // x402 is verified first: a refusal writes nothing, and a verified
-    // payment is claimed straight into `settling` (one write before the
-    // settle call). A retry of a payment already in the ledger fails
-    // verification (its nonce is used) and is answered from the ledger.
-    if (attempt.rail === 'x402') {
-      const verified = await verifyX402(deps.x402!.facilitator, attempt)
-      if (!verified.ok) return await refusedBeforeClaim(sale, verified)
-    }
-    const claim = await deps.ledger
+    // x402 is verified while the claim is written: its transaction commits
+    // (straight into `settling`) only once verification passed, so a refusal
+    // writes nothing and a verified payment is claimed before the settle call.
+    // A retry of a payment already in the ledger fails verification (its
+    // nonce is used) and is answered from the ledger.
+    const verifying =
+      attempt.rail === 'x402' ? verifyX402(deps.x402!.facilitator, attempt) : undefined
+    const claiming = deps.ledger
       .claim(
         {
           reference: attempt.reference,
@@ -147,6 +146,10 @@ export const sellOnce = async <order, fulfilment>(
           leaseSeconds: deps.leaseSeconds,
           hold: product.hold && ((tx) => product.hold!(tx, order, attempt.reference)),
           state: 'settling',
+          commitIf: verifying?.then(
+            (verified) => verified.ok,
+            () => false,
+          ),
         },
       )
       .catch((error: unknown) => {
@@ -154,9 +157,18 @@ export const sellOnce = async <order, fulfilment>(
         deps.logger?.error({ err: error, reference: attempt.reference }, 'payment claim failed')
         return undefined
       })
+    if (verifying) {
+      const verified = await verifying
+      if (!verified.ok) {
+        await claiming // rolled back: the ledger is read after it
+        return await refusedBeforeClaim(sale, verified)
+      }
+    }
+    const claim = await claiming
     if (!claim) return pending(attempt.reference, 'unknown', retryAfterSeconds(deps))
     if (claim.kind === 'refused') return claim.response
     if (claim.kind === 'existing') return await answerExisting(sale, claim.row)
+    if (claim.kind === 'withdrawn') throw new Error('a verified claim was withdrawn')
     const outcome =
       attempt.rail === 'x402'
         ? await settleX402(deps.x402!.facilitator, attempt)

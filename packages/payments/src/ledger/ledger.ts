@@ -1,6 +1,7 @@
 import type { AnyTransaction } from '@agents/service-kit/db'
 import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import { PgliteDatabase } from 'drizzle-orm/pglite'
 import type { PaymentReceipt } from '../types.ts'
 import { type LedgerRow, type LedgerState, paymentLedger } from './ledger-table.ts'
 
@@ -27,6 +28,8 @@ export type ClaimResult =
   | { kind: 'new'; settleAttempts: number }
   | { kind: 'refused'; response: Response }
   | { kind: 'existing'; row: LedgerRow }
+  /** `commitIf` said no: nothing was written. */
+  | { kind: 'withdrawn' }
 
 const PENDING: LedgerState[] = ['claimed', 'settling', 'unknown']
 // Money proven moved is recorded whatever the row said before (even `failed`).
@@ -41,6 +44,12 @@ const unchanged = (expected: LedgerRow | undefined) =>
     ? and(eq(paymentLedger.state, expected.state), eq(paymentLedger.updatedAt, expected.updatedAt))
     : inArray(paymentLedger.state, PENDING)
 
+class Withdrawn extends Error {
+  constructor() {
+    super('withdrawn')
+  }
+}
+
 class Refused extends Error {
   constructor(readonly response: Response) {
     super('refused')
@@ -53,6 +62,7 @@ class Refused extends Error {
  * number of replicas agree on who does what.
  */
 export const createPaymentLedger = (db: LedgerDatabase) => {
+  const oneConnection = db instanceof PgliteDatabase
   const markSettled = (reference: string, receipt: PaymentReceipt) =>
     db
       .update(paymentLedger)
@@ -78,6 +88,11 @@ export const createPaymentLedger = (db: LedgerDatabase) => {
      * `claimed`. A reference that failed before (nothing moved) is claimed
      * afresh, keeping its count of settle calls: a settle sent before is
      * always checked on-chain. Any other existing row is handed back.
+     *
+     * With `commitIf`, the claim's transaction stays open until it resolves
+     * and commits only on `true` (else `withdrawn`, nothing written): the
+     * caller checks the payment while the claim is written, and a refusal
+     * still leaves no trace.
      */
     claim: async (
       entry: LedgerEntry,
@@ -85,10 +100,12 @@ export const createPaymentLedger = (db: LedgerDatabase) => {
         leaseSeconds,
         hold,
         state = 'claimed',
+        commitIf,
       }: {
         leaseSeconds: number
         hold?: ((tx: LedgerTx) => Promise<Response | undefined>) | undefined
         state?: 'claimed' | 'settling'
+        commitIf?: Promise<boolean> | undefined
       },
     ): Promise<ClaimResult> => {
       const fresh = {
@@ -121,18 +138,24 @@ export const createPaymentLedger = (db: LedgerDatabase) => {
           .where(eq(paymentLedger.reference, entry.reference))
         return { kind: 'existing', row: row! }
       }
-      // Without a hold the claim is one statement: no transaction to open and commit.
-      if (!hold) return write(db)
+      // PGlite is one connection: a transaction open while the payment is
+      // checked would stop every other query, so there the check comes first.
+      if (commitIf && oneConnection && !(await commitIf)) return { kind: 'withdrawn' }
+      const condition = oneConnection ? undefined : commitIf
+      // Without a hold or a condition the claim is one statement: no transaction to open and commit.
+      if (!hold && !condition) return write(db)
       try {
         return await db.transaction(async (tx) => {
           const claimed = await write(tx)
           if (claimed.kind !== 'new') return claimed
-          const refusal = await hold(tx)
+          const refusal = await hold?.(tx)
           if (refusal) throw new Refused(refusal)
+          if (condition && !(await condition)) throw new Withdrawn()
           return claimed
         })
       } catch (error) {
         if (error instanceof Refused) return { kind: 'refused', response: error.response }
+        if (error instanceof Withdrawn) return { kind: 'withdrawn' }
         throw error
       }
     },

@@ -133,6 +133,30 @@ describe.each(testBackends(TEST_DATABASE_URL))('asking the matchmaker on $name',
     expect(events!.total).toBe(1)
   })
 
+  it('many wallets asking at once (their reservations share statements): each gets exactly its own allowance', async () => {
+    chat.answer({ status: 200, content: 'Say what a good week looks like for you.' })
+    // Wallet i has 3 free messages and credits for i messages; each asks 6 times at once.
+    const humans = await Promise.all([0, 1, 2, 3].map(() => human()))
+    for (const [i, { wallet }] of humans.entries())
+      await grantCredits(venue.deps.database.db, wallet, 3 * i, 'test')
+    const answers = await Promise.all(
+      humans.flatMap(({ cookie }, i) =>
+        Array.from({ length: 6 }, async () => ({
+          i,
+          answer: await ask(cookie, 'What should my doc lead with?'),
+        })),
+      ),
+    )
+    for (const [i, { wallet }] of humans.entries()) {
+      const mine = answers.filter((entry) => entry.i === i).map((entry) => entry.answer)
+      const paidWith = mine.filter((a) => a.status === 200).map((a) => a.json.paidWith)
+      expect(paidWith.filter((how) => how === 'free message')).toHaveLength(3)
+      expect(paidWith.filter((how) => how === 'credits')).toHaveLength(i)
+      expect(mine.filter((a) => a.status === 402)).toHaveLength(3 - i)
+      expect(await creditBalance(venue.deps.database.db, wallet)).toBe(0)
+    }
+  })
+
   it('a withheld message counts; a message the venue could not answer does not', async () => {
     const { cookie } = await human()
     const withheld = await ask(cookie, 'Call me on 415 555 0199 tonight')

@@ -1,8 +1,9 @@
-import { rowsOf } from '@agents/service-kit/db'
+import { pgArray, rowsOf } from '@agents/service-kit/db'
 import { and, eq, sql } from 'drizzle-orm'
 import type { VenueDatabase } from '../db/open.ts'
 import { chatUsage } from '../db/schema.ts'
 import { grantCredits } from '../orders/credits.ts'
+import { coalesce, coalescedPer } from './coalesce.ts'
 import { utcDay } from './free-messages.ts'
 
 /**
@@ -19,48 +20,91 @@ export type Reservation =
   | { kind: 'free'; day: string; used: number }
   | { kind: 'credit'; credits: number; balance: number }
 
-// $1 wallet, $2 day, $3 free messages a day, $4 the credits' owner (lowercase), $5 credits a message.
+// $1 wallets, $2 days, $3 free messages a day each, $4 credits a message.
+// The credits' owner is the lowercase wallet. At most one row per owner.
 const RESERVE = `
-    WITH free AS (
-      INSERT INTO chat_usage (wallet, day, used)
-      SELECT $1::text, $2::text, 1 WHERE $3::int > 0
-      ON CONFLICT (wallet, day) DO UPDATE SET used = chat_usage.used + 1
-      WHERE chat_usage.used < $3::int
-      RETURNING used
+    WITH asked AS (
+      SELECT a.wallet, a.day, a.allowance, lower(a.wallet) AS owner
+      FROM unnest($1::text[], $2::text[], $3::int[]) AS a(wallet, day, allowance)
+    ), free AS (
+      INSERT INTO chat_usage AS usage (wallet, day, used)
+      SELECT wallet, day, 1 FROM asked WHERE allowance > 0
+      ON CONFLICT (wallet, day) DO UPDATE SET used = usage.used + 1
+      WHERE usage.used < (
+        SELECT asked.allowance FROM asked
+        WHERE asked.wallet = usage.wallet AND asked.day = usage.day
+      )
+      RETURNING wallet, used
     ), spent AS (
-      UPDATE credit_balances SET credits = credits - $5::int
-      WHERE wallet = $4::text AND credits >= $5::int
-        AND NOT EXISTS (SELECT 1 FROM free)
-      RETURNING credits
+      UPDATE credit_balances AS balance SET credits = balance.credits - $4::int
+      FROM asked
+      WHERE balance.wallet = asked.owner AND balance.credits >= $4::int
+        AND NOT EXISTS (SELECT 1 FROM free WHERE free.wallet = asked.wallet)
+      RETURNING asked.wallet, asked.owner, balance.credits
     ), spent_event AS (
       INSERT INTO credit_events (wallet, credits, reason)
-      SELECT $4::text, -$5::int, 'chat message' FROM spent
+      SELECT owner, -$4::int, 'chat message' FROM spent
     )
-    SELECT (SELECT used FROM free) AS used, (SELECT credits FROM spent) AS balance`
+    SELECT asked.wallet, free.used, spent.credits AS balance
+    FROM asked
+    LEFT JOIN free ON free.wallet = asked.wallet
+    LEFT JOIN spent ON spent.wallet = asked.wallet`
+
+type Ask = { wallet: string; day: string; freePerDay: number }
+type Reserved = { wallet: string; used: number | null; balance: number | null }
 
 /**
- * Takes one message for `wallet` in ONE statement (one round trip, one
- * commit): a free one of today while the tier allows, else 3 credits, else
- * nothing (the caller asks for payment). Both are conditional writes, so
- * parallel asks never overspend: the usage row's upsert only counts below
- * the allowance, and the balance's UPDATE re-checks `credits >= 3` after
- * waiting for a concurrent spend. The credit event is written by the same
- * statement, so the balance never moves without its event.
+ * Splits asks into rounds in which each owner appears once (one statement
+ * may move a balance row once), keeping each owner's asks in arrival order.
+ */
+const roundsByOwner = (asks: Ask[]) => {
+  const rounds: Ask[][] = []
+  const seen = new Map<string, number>()
+  for (const ask of asks) {
+    const owner = ask.wallet.toLowerCase()
+    const round = seen.get(owner) ?? 0
+    seen.set(owner, round + 1)
+    if (round === rounds.length) rounds.push([])
+    rounds[round]!.push(ask)
+  }
+  return rounds
+}
+
+// Concurrent answers' reservations in one statement (coalesce): each row's
+// writes stay conditional, so a batch spends exactly what single statements would.
+const reserveMessages = coalescedPer((database: VenueDatabase) =>
+  coalesce(async (asks: Ask[]) => {
+    const reserved = new Map<Ask, Reserved>()
+    for (const round of roundsByOwner(asks)) {
+      const result = await database.client.query(RESERVE, [
+        pgArray(round.map((ask) => ask.wallet)),
+        pgArray(round.map((ask) => ask.day)),
+        pgArray(round.map((ask) => ask.freePerDay)),
+        CREDITS_PER_MESSAGE,
+      ])
+      const rows = new Map(rowsOf<Reserved>(result).map((row) => [row.wallet, row]))
+      for (const ask of round) reserved.set(ask, rows.get(ask.wallet)!)
+    }
+    return asks.map((ask) => reserved.get(ask))
+  }),
+)
+
+/**
+ * Takes one message for `wallet`: a free one of today while the tier
+ * allows, else 3 credits, else nothing (the caller asks for payment), in
+ * one statement with the reservations of concurrent answers (one round
+ * trip, one commit). Both are conditional writes, so parallel asks never
+ * overspend: the usage row's upsert only counts below the allowance, and
+ * the balance's UPDATE re-checks `credits >= 3` after waiting for a
+ * concurrent spend. The credit event is written by the same statement, so
+ * the balance never moves without its event.
  */
 export const reserveMessage = async (
   database: VenueDatabase,
   { wallet, freePerDay, now = new Date() }: { wallet: string; freePerDay: number; now?: Date },
 ): Promise<Reservation | undefined> => {
   const day = utcDay(now)
-  const owner = wallet.toLowerCase()
-  const result = await database.client.query(RESERVE, [
-    wallet,
-    day,
-    freePerDay,
-    owner,
-    CREDITS_PER_MESSAGE,
-  ])
-  const [row] = rowsOf<{ used: number | null; balance: number | null }>(result)
+  const row = await reserveMessages(database)({ wallet, day, freePerDay })
   if (row?.used != null) return { kind: 'free', day, used: row.used }
   if (row?.balance != null)
     return { kind: 'credit', credits: CREDITS_PER_MESSAGE, balance: row.balance }

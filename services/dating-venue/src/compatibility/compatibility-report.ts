@@ -15,8 +15,8 @@ import {
 } from '../orders/order-state.ts'
 import { recordPaidOrder } from '../orders/record-paid-order.ts'
 import { REPORT_ERRORS } from './compatibility-errors.ts'
-import { loadReportInputs } from './report-inputs.ts'
-import { writeReport } from './write-report.ts'
+import { loadReportInputs, type ReportInputs } from './report-inputs.ts'
+import { type WrittenReport, writeReport } from './write-report.ts'
 
 /** compatibility_report: 5.00 USDC. */
 export const REPORT_PRICE = { amount: 5_000_000n }
@@ -78,7 +78,10 @@ export const reportAnswer = (fulfilment: ReportFulfilment, receiptId: string) =>
  * a report is rare and its answer bounded by the chat timeout, and the
  * reconciler can then deliver a settled order the same way after a crash.
  */
-export const reportProduct = (deps: VenueDeps): Product<ReportOrder, ReportFulfilment> => ({
+export const reportProduct = (
+  deps: VenueDeps,
+  prepared?: Promise<WrittenReport | undefined>,
+): Product<ReportOrder, ReportFulfilment> => ({
   kind: REPORT_KIND,
   hold: async (tx, order, reference) => {
     const held = await holdOrder(tx, orderInput(order), reference)
@@ -98,7 +101,7 @@ export const reportProduct = (deps: VenueDeps): Product<ReportOrder, ReportFulfi
   },
   release: (tx, order, reference) =>
     releaseOrder(tx, order.orderId, reference, 'payment failed before it settled'),
-  fulfil: async (tx, order, receipt) => deliverReport(deps, tx, order, receipt),
+  fulfil: async (tx, order, receipt) => deliverReport(deps, tx, order, receipt, prepared),
   answer: (fulfilment, receipt) => reportAnswer(fulfilment, receipt.reference),
 })
 
@@ -107,20 +110,17 @@ const deliverReport = async (
   tx: AnyTransaction,
   order: ReportOrder,
   receipt: PaymentReceipt,
+  prepared: Promise<WrittenReport | undefined> | undefined,
 ): Promise<ReportFulfilment> => {
   await recordPaidOrder(
     tx,
     { id: order.orderId, kind: REPORT_KIND, ownerId: order.ownerId },
     receipt,
   )
-  const loaded = await loadReportInputs(tx, {
-    ownerId: order.ownerId,
-    coupleId: order.coupleId ?? undefined,
-  })
-  const written = loaded.ok
-    ? await writeReport({ safety: deps.safety, chat: deps.chat }, loaded.inputs)
-    : // Checked before the 402; gone since (an erased owner or couple): nothing left to report on.
-      ({ kind: 'withheld', reason: loaded.error } as const)
+  const early = await prepared
+  // Written while the payment settled; one the venue failed to write is re-attempted here.
+  const written =
+    early && early.kind !== 'undeliverable' ? early : await writeAtDelivery(deps, tx, order)
   if (written.kind === 'report')
     return { orderId: order.orderId, report: written.text, source: written.source }
   if (written.kind === 'withheld')
@@ -142,6 +142,21 @@ const deliverReport = async (
   return { orderId: order.orderId, report: null, credited: credits, cause: written.cause }
 }
 
+const writeAtDelivery = async (
+  deps: VenueDeps,
+  tx: AnyTransaction,
+  order: ReportOrder,
+): Promise<WrittenReport> => {
+  const loaded = await loadReportInputs(tx, {
+    ownerId: order.ownerId,
+    coupleId: order.coupleId ?? undefined,
+  })
+  return loaded.ok
+    ? await writeReport({ safety: deps.safety, chat: deps.chat }, loaded.inputs)
+    : // Checked before the 402; gone since (an erased owner or couple): nothing left to report on.
+      { kind: 'withheld', reason: loaded.error }
+}
+
 /** The answer already delivered for a fulfilled order, read back from the payment ledger. */
 const existingReport = async (deps: VenueDeps, orderId: string) => {
   const order = await findOrder(deps.database, { orderId })
@@ -150,6 +165,17 @@ const existingReport = async (deps: VenueDeps, orderId: string) => {
   if (!row?.fulfilment) return undefined
   return reportAnswer(row.fulfilment as ReportFulfilment, order.paymentReference)
 }
+
+/**
+ * Without a chat model the report is the venue's own composition: local
+ * work, written and checked while the payment is verified and settled, so
+ * delivery only records it. A configured model is asked only once the
+ * money moved (it is an outside call, and its failure is credited).
+ */
+const prepareReport = (deps: VenueDeps, inputs: ReportInputs) =>
+  deps.chat
+    ? undefined
+    : writeReport({ safety: deps.safety, chat: undefined }, inputs).catch(() => undefined)
 
 export type BuyReportParams = {
   actor: Actor
@@ -174,13 +200,15 @@ export const buyCompatibilityReport = async (
 ): Promise<BuyReportOutcome> => {
   // In this order: whether the owner exists, whether the caller acts for
   // it, then the couple (its membership is told only to the owner's side).
-  const [owner] = await deps.database.db
-    .select({ id: owners.id })
-    .from(owners)
-    .where(eq(owners.id, ownerId))
-  if (!owner) return { ok: false, status: 404, error: REPORT_ERRORS.noSuchOwner }
   const actsFor = actor.kind === 'owner' ? actor.owner.id : actor.endpoint.ownerId
-  if (actsFor !== ownerId) return { ok: false, status: 403, error: REPORT_ERRORS.notYourOwner }
+  if (actsFor !== ownerId) {
+    const [owner] = await deps.database.db
+      .select({ id: owners.id })
+      .from(owners)
+      .where(eq(owners.id, ownerId))
+    if (!owner) return { ok: false, status: 404, error: REPORT_ERRORS.noSuchOwner }
+    return { ok: false, status: 403, error: REPORT_ERRORS.notYourOwner }
+  }
   const loaded = await loadReportInputs(deps.database.db, { ownerId, coupleId })
   if (!loaded.ok) return loaded
   const order: ReportOrder = {
@@ -203,7 +231,7 @@ export const buyCompatibilityReport = async (
       outputSchema: { orderId: 'string', receiptId: 'string', report: 'string' },
     },
     body: 'legacy-v1',
-    product: reportProduct(deps),
+    product: reportProduct(deps, paying ? prepareReport(deps, loaded.inputs) : undefined),
     order,
     requestKey: `report:${order.orderId}`,
   })

@@ -38,20 +38,21 @@ export const loadReportInputs = async (
   db: Executor,
   { ownerId, coupleId }: { ownerId: number; coupleId: number | undefined },
 ): Promise<ReportInputsOutcome> => {
-  const [owner] = await db.select({ id: owners.id }).from(owners).where(eq(owners.id, ownerId))
+  // The owner and its latest doc in one read (no doc: one row, heart null).
+  const [owner] = await db
+    .select({ id: owners.id, heart: heartFiles.heart })
+    .from(owners)
+    .leftJoin(heartFiles, eq(heartFiles.ownerId, owners.id))
+    .where(eq(owners.id, ownerId))
+    .orderBy(desc(heartFiles.id))
+    .limit(1)
   if (!owner) return { ok: false, status: 404, error: REPORT_ERRORS.noSuchOwner }
   if (coupleId === undefined) {
-    const [file] = await db
-      .select({ heart: heartFiles.heart })
-      .from(heartFiles)
-      .where(eq(heartFiles.ownerId, ownerId))
-      .orderBy(desc(heartFiles.id))
-      .limit(1)
-    if (!file) return { ok: false, status: 409, error: REPORT_ERRORS.noDoc }
+    if (owner.heart === null) return { ok: false, status: 409, error: REPORT_ERRORS.noDoc }
     return {
       ok: true,
       inputs: {
-        ownHeart: file.heart as Heart | string,
+        ownHeart: owner.heart as Heart | string,
         signals: undefined,
         otherHeartText: undefined,
       },
