@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { type Devnet, serveLocal, startDevnet } from '@agents/devnet'
-import { testBackends } from '@agents/service-kit/db'
+import { rowsOf, testBackends } from '@agents/service-kit/db'
+import { sql } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { createSettlementReader } from './chain/settlement-reader.ts'
@@ -81,7 +82,7 @@ const entryOf = (deps: PaymentsDeps, header: string, item: string, kind: string)
   }
 }
 
-describe.each(testBackends(process.env.TEST_DATABASE_URL))('on $name', ({ open }) => {
+describe.each(testBackends(process.env.TEST_DATABASE_URL))('on $name', ({ name, open }) => {
   let db: LedgerDatabase
   let closeDb: () => Promise<void>
   let drop: () => Promise<void>
@@ -177,6 +178,54 @@ describe.each(testBackends(process.env.TEST_DATABASE_URL))('on $name', ({ open }
       const claim = await deps.ledger.claim(entry, { leaseSeconds: 5 })
       expect(claim).toMatchObject({ kind: 'existing', row: { state: 'settled', receipt } })
       await deps.ledger.deliver(entry.reference, async () => ({ test: 'over' }))
+    })
+  })
+
+  describe('claims written while the payment is checked', () => {
+    test('behavior: a claim commits only if its check passes (else nothing is written); at most `openClaims` hold a transaction open meanwhile', async () => {
+      const ledger = createPaymentLedger(db, { openClaims: 2 })
+      const entries = []
+      for (const item of ['first', 'second', 'third', 'fourth', 'fifth'])
+        entries.push(entryOf(deps, await sign(), `checked ${item}`, 'ledger_only'))
+      const checks = entries.map(() => {
+        let pass = (_passed: boolean) => {}
+        const passed = new Promise<boolean>((resolve) => {
+          pass = resolve
+        })
+        return { passed, pass }
+      })
+      const claims = entries.map((entry, index) =>
+        ledger.claim(entry, {
+          leaseSeconds: 5,
+          state: 'settling',
+          commitIf: checks[index]!.passed,
+        }),
+      )
+      await sleep(300)
+      // While the checks run nothing is visible, and only two claims hold a transaction.
+      for (const entry of entries) expect(await ledger.get(entry.reference)).toBeUndefined()
+      const [open] = rowsOf<{ n: number }>(
+        await db.execute(
+          sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction'`,
+        ),
+      )
+      // PGlite is one connection: every claim there waits for its check before writing.
+      expect(open!.n).toBe(name === 'PostgreSQL' ? 2 : 0)
+      for (const [index, check] of checks.entries()) check.pass(index % 2 === 0)
+      const claimed = await Promise.all(claims)
+      expect(claimed.map((claim) => claim.kind)).toEqual([
+        'new',
+        'withdrawn',
+        'new',
+        'withdrawn',
+        'new',
+      ])
+      for (const [index, entry] of entries.entries()) {
+        const row = await ledger.get(entry.reference)
+        if (index % 2 === 0) expect(row?.state).toBe('settling')
+        else expect(row).toBeUndefined()
+        if (row) await ledger.fail(entry.reference, 'test over')
+      }
     })
   })
 

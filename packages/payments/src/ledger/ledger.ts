@@ -61,8 +61,20 @@ class Refused extends Error {
  * UPDATE (or a transaction holding the row), so racing requests on any
  * number of replicas agree on who does what.
  */
-export const createPaymentLedger = (db: LedgerDatabase) => {
-  const oneConnection = db instanceof PgliteDatabase
+export type LedgerOptions = {
+  /**
+   * How many claims may hold a transaction open while their payment is
+   * checked (`commitIf`); further claims wait for the check, then write.
+   * Keeps a slow facilitator from taking the whole connection pool.
+   */
+  openClaims?: number
+}
+
+export const createPaymentLedger = (db: LedgerDatabase, { openClaims = 4 }: LedgerOptions = {}) => {
+  // PGlite is one connection: a transaction open while the payment is
+  // checked would stop every other query, so there the check always comes first.
+  const claimsLeft = db instanceof PgliteDatabase ? 0 : openClaims
+  let claimsOpen = 0
   const markSettled = (reference: string, receipt: PaymentReceipt) =>
     db
       .update(paymentLedger)
@@ -138,12 +150,12 @@ export const createPaymentLedger = (db: LedgerDatabase) => {
           .where(eq(paymentLedger.reference, entry.reference))
         return { kind: 'existing', row: row! }
       }
-      // PGlite is one connection: a transaction open while the payment is
-      // checked would stop every other query, so there the check comes first.
-      if (commitIf && oneConnection && !(await commitIf)) return { kind: 'withdrawn' }
-      const condition = oneConnection ? undefined : commitIf
+      const overlap = commitIf !== undefined && claimsOpen < claimsLeft
+      if (commitIf && !overlap && !(await commitIf)) return { kind: 'withdrawn' }
+      const condition = overlap ? commitIf : undefined
       // Without a hold or a condition the claim is one statement: no transaction to open and commit.
       if (!hold && !condition) return write(db)
+      if (condition) claimsOpen++
       try {
         return await db.transaction(async (tx) => {
           const claimed = await write(tx)
@@ -157,6 +169,8 @@ export const createPaymentLedger = (db: LedgerDatabase) => {
         if (error instanceof Refused) return { kind: 'refused', response: error.response }
         if (error instanceof Withdrawn) return { kind: 'withdrawn' }
         throw error
+      } finally {
+        if (condition) claimsOpen--
       }
     },
 
