@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
 import { coalesce } from './coalesce.ts'
 
-it('a call alone goes at once; calls arriving during a batch go together next; a failed batch fails its calls only', async () => {
+it('the calls of one turn go together; calls arriving during a batch go together next; a failed batch fails its calls only', async () => {
   const batches: string[][] = []
   let release = () => {}
   const run = coalesce(async (inputs: string[]) => {
@@ -10,13 +10,19 @@ it('a call alone goes at once; calls arriving during a batch go together next; a
     if (inputs.includes('boom')) throw new Error('the statement failed')
     return inputs.map((input) => input.toUpperCase())
   })
-  const first = run('a')
-  const waiting = [run('b'), run('c')]
-  expect(batches).toEqual([['a']])
+  const first = [run('a'), run('b')]
+  await new Promise((turn) => setImmediate(turn))
+  expect(batches).toEqual([['a', 'b']])
+  const waiting = [run('c'), run('d')]
+  await new Promise((turn) => setImmediate(turn))
+  expect(batches).toEqual([['a', 'b']])
   release()
-  expect(await first).toBe('A')
-  expect(await Promise.all(waiting)).toEqual(['B', 'C'])
-  expect(batches).toEqual([['a'], ['b', 'c']])
+  expect(await Promise.all(first)).toEqual(['A', 'B'])
+  expect(await Promise.all(waiting)).toEqual(['C', 'D'])
+  expect(batches).toEqual([
+    ['a', 'b'],
+    ['c', 'd'],
+  ])
   await expect(run('boom')).rejects.toThrow('the statement failed')
-  expect(await run('d')).toBe('D')
+  expect(await run('e')).toBe('E')
 })
