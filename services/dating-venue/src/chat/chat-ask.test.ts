@@ -1,5 +1,6 @@
 import { type Devnet, startDevnet } from '@agents/devnet'
 import { PAYMENT_REQUIRED_HEADER } from '@agents/payments'
+import { postJson } from '@agents/service-kit'
 import { rowsOf, testBackends } from '@agents/service-kit/db'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -35,16 +36,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('asking the matchmaker on $name',
   })
 
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${venue.url}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    }).then(async (response) => ({
-      status: response.status,
-      headers: response.headers,
-      // biome-ignore lint/suspicious/noExplicitAny: tests read the answer by path
-      json: (await response.json()) as any,
-    }))
+    postJson(`${venue.url}${path}`, body, headers)
 
   const human = ({ attest = true } = {}) => signInToChat(venue.url, { attest })
   const ask = (cookie: string, message: string) => post('/api/chat/ask', { message }, { cookie })

@@ -1,3 +1,4 @@
+import { postJson } from '@agents/service-kit'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Venue } from '../start.ts'
 import { createAgent } from '../test-helpers.ts'
@@ -12,15 +13,7 @@ beforeAll(async () => {
 afterAll(() => venue?.close())
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${venue.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  }).then(async (response) => ({
-    status: response.status,
-    // biome-ignore lint/suspicious/noExplicitAny: tests read the answer by path
-    json: (await response.json()) as any,
-  }))
+  postJson(`${venue.url}${path}`, body, headers)
 
 const signedInAdult = async () => (await signInToChat(venue.url)).cookie
 

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http'
 import { type Devnet, startDevnet } from '@agents/devnet'
 import { xPaymentHeader } from '@agents/payments/testing'
+import { postJson } from '@agents/service-kit'
 import { testBackends } from '@agents/service-kit/db'
 import { type Address, createWalletClient, erc20Abi, http } from 'viem'
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
@@ -118,15 +119,7 @@ describe.each(testBackends(TEST_DATABASE_URL))(
     })
 
     const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-      fetch(`${venue.url}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        body: JSON.stringify(body),
-      }).then(async (response) => ({
-        status: response.status,
-        // biome-ignore lint/suspicious/noExplicitAny: tests read the answer by path
-        json: (await response.json()) as any,
-      }))
+      postJson(`${venue.url}${path}`, body, headers)
     const me = async (cookie: string) =>
       // biome-ignore lint/suspicious/noExplicitAny: tests read the answer by path
       (await (await fetch(`${venue.url}/api/chat/me`, { headers: { cookie } })).json()) as any

@@ -356,15 +356,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('the compatibility report on $nam
     // The refund rule by hand (POST /admin/actions/credit): the operator credits the paying
     // wallet of a delivered order once; the order the venue itself credited is not credited again.
     const credit = (body: unknown, headers: Record<string, string> = operator) =>
-      fetch(`${venue.url}/admin/actions/credit`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        body: JSON.stringify(body),
-      }).then(async (response) => ({
-        status: response.status,
-        // biome-ignore lint/suspicious/noExplicitAny: tests read the answer by path
-        json: (await response.json()) as any,
-      }))
+      postJson(`${venue.url}/admin/actions/credit`, body, headers)
     const delivered = reportOrderId(me.ownerId, coupleId)
     const payerCredits = () => creditBalance(venue.deps.database.db, devnet.accounts.payer.address)
     const beforeCredit = await payerCredits()
