@@ -1,12 +1,13 @@
 import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { type Devnet, type StudioToken, startDevnet, startStudioToken } from '@agents/devnet'
-import { type Address, createWalletClient, erc20Abi, http, type TypedDataDefinition } from 'viem'
+import { type Address, createWalletClient, erc20Abi, http } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Venue } from '../start.ts'
 import { type ChatStandIn, startChatStandIn } from '../testing/chat-stand-in.ts'
 import { launchTestBrowser } from '../testing/launch-test-browser.ts'
+import { injectTestWallet } from '../testing/test-wallet.ts'
 import { startTestVenue, TEST_ADMIN_TOKEN } from '../testing.ts'
 
 const outputDir = fileURLToPath(new URL('../../../../test-output/dating-venue', import.meta.url))
@@ -66,40 +67,7 @@ it('in Chromium: sign in, attest, chat until the free messages run out, top up, 
   const browser = await launchTestBrowser()
   try {
     const page = await browser.newPage()
-    // A test EIP-1193 provider: the page asks it to sign, the test's key signs.
-    await page.exposeBinding('testSign', async (_source, hex: string) =>
-      account.signMessage({ message: { raw: hex as `0x${string}` } }),
-    )
-    await page.exposeBinding('testSignTyped', async (_source, json: string) => {
-      const { domain, types, primaryType, message } = JSON.parse(json)
-      const { EIP712Domain: _, ...rest } = types
-      return account.signTypedData({
-        domain: { ...domain, chainId: BigInt(domain.chainId) },
-        types: rest,
-        primaryType,
-        message: {
-          ...message,
-          value: BigInt(message.value),
-          validAfter: BigInt(message.validAfter),
-          validBefore: BigInt(message.validBefore),
-        },
-      } as TypedDataDefinition)
-    })
-    await page.addInitScript((address) => {
-      type Signers = {
-        testSign: (hex: unknown) => Promise<string>
-        testSignTyped: (json: unknown) => Promise<string>
-      }
-      const signers = window as unknown as Signers
-      ;(window as unknown as { ethereum: unknown }).ethereum = {
-        request: async ({ method, params }: { method: string; params?: unknown[] }) => {
-          if (method === 'eth_requestAccounts') return [address]
-          if (method === 'personal_sign') return signers.testSign(params![0])
-          if (method === 'eth_signTypedData_v4') return signers.testSignTyped(params![1])
-          throw new Error(`unsupported ${method}`)
-        },
-      }
-    }, account.address)
+    await injectTestWallet(page, account)
 
     await page.goto(`${venue.url}/chat`)
     await page.click('#sign-in')

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Venue } from '../start.ts'
 import { type ChatStandIn, startChatStandIn } from '../testing/chat-stand-in.ts'
 import { launchTestBrowser } from '../testing/launch-test-browser.ts'
+import { injectTestWallet } from '../testing/test-wallet.ts'
 import { startTestVenue } from '../testing.ts'
 
 const outputDir = fileURLToPath(new URL('../../../../test-output/dating-venue', import.meta.url))
@@ -26,22 +27,7 @@ it('in Chromium: sign in with an injected wallet, attest 18+, chat, watch the fr
   const browser = await launchTestBrowser()
   try {
     const page = await browser.newPage()
-    // A test EIP-1193 provider: the page asks it to sign, the test's key signs.
-    await page.exposeBinding('testSign', async (_source, hex: string) =>
-      account.signMessage({ message: { raw: hex as `0x${string}` } }),
-    )
-    await page.addInitScript((address) => {
-      ;(window as unknown as { ethereum: unknown }).ethereum = {
-        request: async ({ method, params }: { method: string; params?: unknown[] }) => {
-          if (method === 'eth_requestAccounts') return [address]
-          if (method === 'personal_sign')
-            return (window as unknown as { testSign: (hex: unknown) => Promise<string> }).testSign(
-              params![0],
-            )
-          throw new Error(`unsupported ${method}`)
-        },
-      }
-    }, account.address)
+    await injectTestWallet(page, account)
     await page.goto(`${venue.url}/chat`)
     await page.click('#sign-in')
     await page.waitForSelector('#attest:not([hidden])')

@@ -11,6 +11,7 @@ import { HEART } from '../test-helpers.ts'
 import { signInToChat } from '../testing/chat-fixtures.ts'
 import { CONTACT_A, CONTACT_B, useEscalationVenue } from '../testing/escalation-fixtures.ts'
 import { launchTestBrowser } from '../testing/launch-test-browser.ts'
+import { injectTestWallet } from '../testing/test-wallet.ts'
 import { TEST_DATABASE_URL } from '../testing.ts'
 import { HUMAN_MODEL } from './submit-doc.ts'
 
@@ -42,21 +43,7 @@ const onThePage = async (
   const browser = await launchTestBrowser()
   try {
     const page = await browser.newPage()
-    await page.exposeBinding('testSign', async (_source, hex: string) =>
-      account.signMessage({ message: { raw: hex as `0x${string}` } }),
-    )
-    await page.addInitScript((address) => {
-      ;(window as unknown as { ethereum: unknown }).ethereum = {
-        request: async ({ method, params }: { method: string; params?: unknown[] }) => {
-          if (method === 'eth_requestAccounts') return [address]
-          if (method === 'personal_sign')
-            return (window as unknown as { testSign: (hex: unknown) => Promise<string> }).testSign(
-              params![0],
-            )
-          throw new Error(`unsupported ${method}`)
-        },
-      }
-    }, account.address)
+    await injectTestWallet(page, account)
     await page.goto(`${url}/chat`)
     await page.click('#sign-in')
     await page.waitForSelector('#matches:not([hidden])')

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import type { Venue } from '../start.ts'
 import { admitPersona, createAgent, createOwner, HEART, uniqueHandle } from '../test-helpers.ts'
 import { launchTestBrowser } from '../testing/launch-test-browser.ts'
+import { injectTestWallet } from '../testing/test-wallet.ts'
 import { useTestVenue } from '../testing/venue-fixtures.ts'
 import { TEST_ADMIN_TOKEN, TEST_DATABASE_URL } from '../testing.ts'
 
@@ -90,22 +91,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('the console page on $name', ({ n
     const browser = await launchTestBrowser()
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-      // A test EIP-1193 provider: the page asks it to sign, the operator's key signs.
-      await page.exposeBinding('testSign', async (_source, hex: string) =>
-        operatorAccount.signMessage({ message: { raw: hex as `0x${string}` } }),
-      )
-      await page.addInitScript((address) => {
-        ;(window as unknown as { ethereum: unknown }).ethereum = {
-          request: async ({ method, params }: { method: string; params?: unknown[] }) => {
-            if (method === 'eth_requestAccounts') return [address]
-            if (method === 'personal_sign')
-              return (
-                window as unknown as { testSign: (hex: unknown) => Promise<string> }
-              ).testSign(params![0])
-            throw new Error(`unsupported ${method}`)
-          },
-        }
-      }, operatorAccount.address)
+      await injectTestWallet(page, operatorAccount)
 
       const pageErrors: string[] = []
       page.on('pageerror', (error) => pageErrors.push(error.message))
