@@ -343,7 +343,12 @@ describe.skipIf(!server)('idempotency on PostgreSQL', () => {
   it('the same cycle run twice concurrently forms each couple once', async () => {
     const database = await createTestDatabase(server!)
     const fake = await startFakeEmbeddings({ dimension: DIM })
-    const venue = await startTestVenue({ databaseUrl: database.url, embeddings: fake })
+    // Two courtships a persona: a seat alone would not keep a second run from pairing it again.
+    const venue = await startTestVenue({
+      databaseUrl: database.url,
+      embeddings: fake,
+      env: { VENUE_MAX_COURTSHIPS: '2' },
+    })
     try {
       for (let n = 0; n < 20; n++) {
         const text = `idempotent heart ${n}`
@@ -361,6 +366,8 @@ describe.skipIf(!server)('idempotency on PostgreSQL', () => {
         beatOnce(venue.deps, 'same-cycle'),
       ])
       expect(first.created + second.created).toBe(10)
+      // A run of the cycle after it formed its couples: everyone is paired this cycle already.
+      expect((await beatOnce(venue.deps, 'same-cycle')).created).toBe(0)
       const { rows } = await venue.deps.database.client.query(
         `SELECT count(*)::int AS couples, count(DISTINCT (persona_a, persona_b))::int AS distinct_pairs,
                 (SELECT count(*)::int FROM courtship_seats) AS seats,

@@ -37,13 +37,19 @@ type Candidate = {
 }
 
 /** Admitted personas with a free courtship seat, in arrival order, with their vector of the current model. */
-const loadCandidates = async (deps: VenueDeps): Promise<Candidate[]> => {
+// A persona is paired at most once a cycle: one coupled by an earlier run of
+// this cycle (a second replica past the lock, a retry) is not a candidate.
+const loadCandidates = async (deps: VenueDeps, cycleId: string): Promise<Candidate[]> => {
   const result = await deps.database.db.execute(sql`
     SELECT p.id, p.handle, p.heart, v.vector, v.dimension
     FROM personas p
     LEFT JOIN persona_vectors v ON v.persona_id = p.id AND v.model_id = ${deps.embedder.modelId}
     WHERE p.status = 'admitted'
       AND (SELECT count(*) FROM courtship_seats s WHERE s.persona_id = p.id) < ${deps.maxCourtships}::int
+      AND NOT EXISTS (
+        SELECT 1 FROM couples c
+        WHERE c.cycle_id = ${cycleId} AND (c.persona_a = p.id OR c.persona_b = p.id)
+      )
     ORDER BY p.id`)
   return rowsOf<{
     id: number
@@ -60,12 +66,17 @@ const loadCandidates = async (deps: VenueDeps): Promise<Candidate[]> => {
   }))
 }
 
-/** Pairs that courted before: the matchmaker does not put them together again. */
-const previousPairs = async (deps: VenueDeps, ids: readonly number[]) => {
+/**
+ * Pairs that courted in an earlier cycle: the matchmaker does not put them
+ * together again. This cycle's own couples do not count, so a run that read
+ * its candidates before another run of the cycle formed its couples proposes
+ * the same pairs, and the couples' key forms each once.
+ */
+const previousPairs = async (deps: VenueDeps, cycleId: string, ids: readonly number[]) => {
   if (ids.length === 0) return new Set<string>()
   const result = await deps.database.db.execute(sql`
     SELECT persona_a, persona_b FROM couples
-    WHERE persona_a = ANY(${pgArray(ids)}::int[])`)
+    WHERE persona_a = ANY(${pgArray(ids)}::int[]) AND cycle_id <> ${cycleId}`)
   return new Set(
     rowsOf<{ persona_a: number; persona_b: number }>(result).map(
       (row) => `${row.persona_a}:${row.persona_b}`,
@@ -178,7 +189,7 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
     note = 'semantic matching unavailable: the embedder is down; adjacent pairing under the filters'
   }
   lap('embed')
-  const candidates = await loadCandidates(deps)
+  const candidates = await loadCandidates(deps, cycleId)
   if (semantic && candidates.some((candidate) => !candidate.vector)) {
     semantic = false
     note =
@@ -186,6 +197,7 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
   }
   const excluded = await previousPairs(
     deps,
+    cycleId,
     candidates.map((c) => c.id),
   )
   const allowed = (a: number, b: number) => !excluded.has(a < b ? `${a}:${b}` : `${b}:${a}`)
