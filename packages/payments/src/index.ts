@@ -32,6 +32,7 @@ export {
 } from './headers.ts'
 export { type PaymentsHealth, PaymentsHealthSchema, paymentsHealth } from './health.ts'
 export {
+  type AtOnce,
   createPaymentLedger,
   type LedgerDatabase,
   type LedgerEntry,
@@ -61,6 +62,7 @@ export {
   receiptHeader,
   type SellParameters,
   sellOnce,
+  verifyAhead,
 } from './sell-once.ts'
 export type { Network, PaymentReceipt, Price, Resource, X402Rail } from './types.ts'
 export {

@@ -11,7 +11,7 @@ import {
   X_PAYMENT_HEADER,
   X_PAYMENT_RESPONSE_HEADER,
 } from './headers.ts'
-import type { LedgerTx, PaymentLedger } from './ledger/ledger.ts'
+import type { AtOnce, LedgerTx, PaymentLedger } from './ledger/ledger.ts'
 import type { LedgerRow } from './ledger/ledger-table.ts'
 import type { MppAdapter, MppAttempt, MppModes } from './mpp/create-mpp-adapter.ts'
 import type { SettleOutcome } from './settle-outcome.ts'
@@ -54,6 +54,13 @@ export type Product<order, fulfilment> = {
   release?: (tx: LedgerTx, order: order, reference: string) => Promise<void>
   /** Delivers, at most once per payment; what it returns is kept and answers every retry. */
   fulfil: (tx: LedgerTx, order: order, receipt: PaymentReceipt) => Promise<fulfilment>
+  /**
+   * Optional, for a payment that just settled: the same delivery as `fulfil`
+   * when it needs no database read, written in one statement with the
+   * ledger's record (`deliverAtOnce`) instead of a transaction. Undefined
+   * (or a failure to prepare it): `fulfil` delivers.
+   */
+  fulfilAtOnce?: (order: order, receipt: PaymentReceipt) => Promise<AtOnce<fulfilment> | undefined>
   /** The answer to the payer, from what was delivered. */
   answer: (fulfilment: fulfilment, receipt: PaymentReceipt) => Response | Promise<Response>
 }
@@ -84,6 +91,52 @@ export type SellParameters<order, fulfilment> = {
 }
 
 type Attempt = X402Attempt | MppAttempt
+
+/** Verifications started by `verifyAhead`, by request: each is used once, by the same sale. */
+const verifiedAhead = new WeakMap<
+  Request,
+  { body: string; verifying: ReturnType<typeof verifyX402> }
+>()
+
+/**
+ * Starts the facilitator's `/verify` of a request's x402 payment as the
+ * request arrives, so that it runs beside the route's own checks (its
+ * credential, its reads) instead of after them. Verifying is a question to
+ * the facilitator: nothing is written and nothing moves, and a request the
+ * route refuses only cost that question. `sellOnce` on the same request
+ * and terms takes the answer instead of asking again.
+ *
+ * @example
+ * app.use(REPORT_PATH, (c, next) => (verifyAhead(deps.payments, c.req.raw, terms), next()))
+ */
+export const verifyAhead = (
+  deps: PaymentsDeps,
+  request: Request,
+  terms: Omit<SellParameters<unknown, unknown>, 'product' | 'order' | 'requestKey' | 'payer'>,
+) => {
+  if (!deps.x402) return
+  const read = readPayment(deps, request, terms, paymentChallenge(deps, request, terms))
+  if (!read?.ok || read.attempt.rail !== 'x402') return
+  verifiedAhead.set(request, {
+    body: bodyKey(read.attempt),
+    verifying: verifyX402(deps.x402.facilitator, read.attempt),
+  })
+}
+
+/** What the facilitator is asked to verify: the same payment against the same requirement. */
+const bodyKey = (attempt: X402Attempt) =>
+  JSON.stringify(attempt.facilitatorBody, (_key, item) =>
+    typeof item === 'bigint' ? item.toString() : item,
+  )
+
+/** The verification `verifyAhead` started for this very payment, or a new one. */
+const verification = (deps: PaymentsDeps, request: Request, attempt: X402Attempt) => {
+  const ahead = verifiedAhead.get(request)
+  verifiedAhead.delete(request)
+  return ahead && ahead.body === bodyKey(attempt)
+    ? ahead.verifying
+    : verifyX402(deps.x402!.facilitator, attempt)
+}
 type Sale = {
   deps: PaymentsDeps
   request: Request
@@ -126,8 +179,7 @@ export const sellOnce = async <order, fulfilment>(
     // writes nothing and a verified payment is claimed before the settle call.
     // A retry of a payment already in the ledger fails verification (its
     // nonce is used) and is answered from the ledger.
-    const verifying =
-      attempt.rail === 'x402' ? verifyX402(deps.x402!.facilitator, attempt) : undefined
+    const verifying = attempt.rail === 'x402' ? verification(deps, request, attempt) : undefined
     const claiming = deps.ledger
       .claim(
         {
@@ -332,6 +384,12 @@ const settledOnChain = (sale: Sale, row: LedgerRow, transaction: string) =>
 const deliverAndAnswer = async (sale: Sale, settled?: PaymentReceipt) => {
   const { deps, attempt, params } = sale
   const { product } = params
+  const atOnce =
+    settled && (await product.fulfilAtOnce?.(params.order, settled).catch(() => undefined))
+  if (atOnce && (await deps.ledger.deliverAtOnce(attempt.reference, settled!, atOnce))) {
+    const response = await product.answer(atOnce.fulfilment, settled!)
+    return withHeaders(response, Object.fromEntries([receiptHeader(settled!)]))
+  }
   const { fulfilment, row } = await deps.ledger.deliver(
     attempt.reference,
     (tx, paid) => product.fulfil(tx, paid.order ?? params.order, paid.receipt as PaymentReceipt),

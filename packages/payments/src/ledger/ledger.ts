@@ -1,5 +1,5 @@
-import type { AnyTransaction } from '@agents/service-kit/db'
-import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm'
+import { type AnyTransaction, rowsOf } from '@agents/service-kit/db'
+import { and, eq, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { PgliteDatabase } from 'drizzle-orm/pglite'
 import type { PaymentReceipt } from '../types.ts'
@@ -22,6 +22,14 @@ export type LedgerEntry = {
   proof: Record<string, unknown>
   order: unknown
 }
+
+/**
+ * A delivery known without reading the database: what is kept and answers
+ * every retry, and the goods as data-modifying CTEs (`name as (...)`, comma
+ * separated) that each select from `paid`, so they write only when the
+ * ledger's update did (see `deliverAtOnce`).
+ */
+export type AtOnce<fulfilment> = { fulfilment: fulfilment; writes: (paid: SQL) => SQL }
 
 export type ClaimResult =
   /** `settleAttempts`: settle calls ever sent for this reference, this claim's included. */
@@ -288,6 +296,53 @@ export const createPaymentLedger = (db: LedgerDatabase, { openClaims = 4 }: Ledg
       } catch (error) {
         // The money moved whatever happened to the delivery: keep that, if the database lets us.
         if (settled) await markSettled(reference, settled).catch(() => {})
+        throw error
+      }
+    },
+
+    /**
+     * Records a fresh settlement and delivers its goods in one statement (one
+     * round trip instead of a transaction's six): the ledger's row is updated
+     * only if it is still pending or failed and undelivered, and `writes`, the
+     * goods as data-modifying CTEs that each select from `paid`, write only
+     * when that update did. False when the row was not this delivery's to
+     * make (delivered or settled by another): nothing was written, and
+     * `deliver` finds out what to answer. If the statement fails, the
+     * settlement is still recorded on its own.
+     */
+    deliverAtOnce: async (
+      reference: string,
+      settled: PaymentReceipt,
+      { fulfilment, writes }: AtOnce<unknown>,
+    ): Promise<boolean> => {
+      const paid = db
+        .update(paymentLedger)
+        .set({
+          state: 'settled',
+          receipt: settled,
+          payer: settled.payer,
+          leaseUntil: null,
+          settledAt: sql`now()`,
+          fulfilment,
+          fulfilledAt: sql`now()`,
+          order: null,
+          updatedAt: touched,
+        })
+        .where(
+          and(
+            eq(paymentLedger.reference, reference),
+            inArray(paymentLedger.state, SETTLEABLE),
+            isNull(paymentLedger.fulfilledAt),
+          ),
+        )
+        .returning({ reference: paymentLedger.reference })
+      try {
+        const result = await db.execute(
+          sql`with paid as (${paid.getSQL()}), ${writes(sql.raw('paid'))} select reference from paid`,
+        )
+        return rowsOf(result).length === 1
+      } catch (error) {
+        await markSettled(reference, settled).catch(() => {})
         throw error
       }
     },

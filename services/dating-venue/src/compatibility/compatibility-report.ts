@@ -13,7 +13,8 @@ import {
   type OrderInput,
   releaseOrder,
 } from '../orders/order-state.ts'
-import { recordPaidOrder } from '../orders/record-paid-order.ts'
+import { paidOrderWrites, recordPaidOrder } from '../orders/record-paid-order.ts'
+import type { PaidTerms } from '../orders/verify-payment-ahead.ts'
 import { REPORT_ERRORS } from './compatibility-errors.ts'
 import { loadReportInputs, type ReportInputs } from './report-inputs.ts'
 import { type WrittenReport, writeReport } from './write-report.ts'
@@ -22,6 +23,17 @@ import { type WrittenReport, writeReport } from './write-report.ts'
 export const REPORT_PRICE = { amount: 5_000_000n }
 export const REPORT_KIND = 'compatibility_report'
 export const REPORT_PATH = '/api/premium/compatibility-report'
+
+/** What a report costs and how its 402 reads: the same for the sale and its early verification. */
+export const REPORT_TERMS = {
+  price: REPORT_PRICE,
+  resource: {
+    url: REPORT_PATH,
+    description: 'compatibility_report: a private compatibility report (5.00 USDC)',
+    outputSchema: { orderId: 'string', receiptId: 'string', report: 'string' },
+  },
+  body: 'legacy-v1',
+} satisfies PaidTerms
 
 /** The spec's deterministic order id: one report per owner, couple (0: none) and UTC day. */
 export const reportOrderId = (ownerId: number, coupleId: number | undefined, now = new Date()) =>
@@ -102,6 +114,21 @@ export const reportProduct = (
   release: (tx, order, reference) =>
     releaseOrder(tx, order.orderId, reference, 'payment failed before it settled'),
   fulfil: async (tx, order, receipt) => deliverReport(deps, tx, order, receipt, prepared),
+  // The report written while the payment settled: the order, its revenue and
+  // the report are recorded with the settlement in one statement.
+  fulfilAtOnce: async (order, receipt) => {
+    const early = await prepared
+    if (!early || early.kind === 'undeliverable') return undefined
+    return {
+      fulfilment: fulfilmentOf(order, early),
+      writes: (paid) =>
+        paidOrderWrites(
+          { id: order.orderId, kind: REPORT_KIND, ownerId: order.ownerId },
+          receipt,
+          paid,
+        ),
+    }
+  },
   answer: (fulfilment, receipt) => reportAnswer(fulfilment, receipt.reference),
 })
 
@@ -121,10 +148,7 @@ const deliverReport = async (
   // Written while the payment settled; one the venue failed to write is re-attempted here.
   const written =
     early && early.kind !== 'undeliverable' ? early : await writeAtDelivery(deps, tx, order)
-  if (written.kind === 'report')
-    return { orderId: order.orderId, report: written.text, source: written.source }
-  if (written.kind === 'withheld')
-    return { orderId: order.orderId, report: null, withheld: written.reason }
+  if (written.kind !== 'undeliverable') return fulfilmentOf(order, written)
   // Refunds are chat credits of the wallet that owns the doc (the human signs in with it).
   const [owner] = await tx
     .select({ wallet: owners.wallet })
@@ -141,6 +165,15 @@ const deliverReport = async (
   })
   return { orderId: order.orderId, report: null, credited: credits, cause: written.cause }
 }
+
+/** A written or withheld report as delivered. */
+const fulfilmentOf = (
+  order: ReportOrder,
+  written: Exclude<WrittenReport, { kind: 'undeliverable' }>,
+): ReportFulfilment =>
+  written.kind === 'report'
+    ? { orderId: order.orderId, report: written.text, source: written.source }
+    : { orderId: order.orderId, report: null, withheld: written.reason }
 
 const writeAtDelivery = async (
   deps: VenueDeps,
@@ -224,13 +257,7 @@ export const buyCompatibilityReport = async (
   if (existing) return { ok: true, response: existing }
   if (!paying) await challengeOrder(deps.database.db, orderInput(order))
   const response = await sellOnce(deps.payments, request, {
-    price: REPORT_PRICE,
-    resource: {
-      url: REPORT_PATH,
-      description: 'compatibility_report: a private compatibility report (5.00 USDC)',
-      outputSchema: { orderId: 'string', receiptId: 'string', report: 'string' },
-    },
-    body: 'legacy-v1',
+    ...REPORT_TERMS,
     product: reportProduct(deps, paying ? prepareReport(deps, loaded.inputs) : undefined),
     order,
     requestKey: `report:${order.orderId}`,

@@ -4,8 +4,9 @@ import { credentialOf, requireCredential } from '../credentials/actor-middleware
 import type { VenueDeps } from '../deps.ts'
 import { SECURITY } from '../openapi.ts'
 import { PaymentChallenge } from '../orders/payment-answers.ts'
+import { verifyPaymentAhead } from '../orders/verify-payment-ahead.ts'
 import { REPORT_ERRORS } from './compatibility-errors.ts'
-import { buyCompatibilityReport, REPORT_PATH } from './compatibility-report.ts'
+import { buyCompatibilityReport, REPORT_PATH, REPORT_TERMS } from './compatibility-report.ts'
 
 export const ReportBody = z
   .object({
@@ -92,7 +93,10 @@ export const registerCompatibilityRoutes = (app: App, deps: VenueDeps) => {
     },
     {
       validationMessage: REPORT_ERRORS.invalidBody,
-      middleware: [requireCredential(deps, 'buying a report for an owner')],
+      middleware: [
+        verifyPaymentAhead(deps, REPORT_TERMS),
+        requireCredential(deps, 'buying a report for an owner'),
+      ],
     },
   )
 }

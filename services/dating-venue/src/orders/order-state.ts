@@ -17,7 +17,7 @@ export type OrderStatus = (typeof orders.$inferSelect)['status']
 type Executor = AnyTransaction | VenueDatabase['db']
 
 /** EVM hashes compare without case; a Solana signature (base58) is case-sensitive. */
-const normalizeTransaction = (transaction: string) =>
+export const normalizeTransaction = (transaction: string) =>
   transaction.startsWith('0x') ? transaction.toLowerCase() : transaction
 
 export type OrderInput = { id: string; kind: string; ownerId: number | null; amountAtomic: bigint }

@@ -1,0 +1,25 @@
+import { type SellParameters, verifyAhead } from '@agents/payments'
+import { bearerToken } from '@agents/service-kit'
+import type { MiddlewareHandler } from 'hono'
+import { VENUE_CREDENTIAL_HEADER } from '../credentials/actor-middleware.ts'
+import type { VenueDeps } from '../deps.ts'
+
+export type PaidTerms = Omit<
+  SellParameters<unknown, unknown>,
+  'product' | 'order' | 'requestKey' | 'payer'
+>
+
+/**
+ * A paid route's first middleware: the facilitator verifies an x402
+ * payment while the credential and the route's own checks run (see
+ * `verifyAhead`: nothing is written or moved until they all passed). Only
+ * for a request that carries a credential, which every paid route of the
+ * venue requires: one without is refused before anything is asked.
+ */
+export const verifyPaymentAhead =
+  (deps: Pick<VenueDeps, 'payments'>, terms: PaidTerms): MiddlewareHandler =>
+  async (c, next) => {
+    if (bearerToken(c.req.header('authorization')) || c.req.header(VENUE_CREDENTIAL_HEADER))
+      verifyAhead(deps.payments, c.req.raw, terms)
+    await next()
+  }
