@@ -89,6 +89,8 @@ export const reportAnswer = (fulfilment: ReportFulfilment, receiptId: string) =>
  * the ledger's transaction. The model is asked inside that transaction:
  * a report is rare and its answer bounded by the chat timeout, and the
  * reconciler can then deliver a settled order the same way after a crash.
+ * A report already written while the payment settled (`prepared`) is
+ * recorded with the settlement in one statement instead.
  */
 export const reportProduct = (
   deps: VenueDeps,
