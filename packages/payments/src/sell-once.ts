@@ -493,8 +493,18 @@ const pending = (reference: string, why: 'busy' | 'unknown', retryAfter: number)
     { status: 503, headers: { 'retry-after': String(retryAfter) } },
   )
 
+/**
+ * The product's answer with the receipt header, set in place: a copy would
+ * turn a JSON body into a stream the server then pipes. Only an answer
+ * with immutable headers (one passed on from `fetch`) is copied.
+ */
 const withHeaders = (response: Response, headers: Record<string, string>) => {
-  const copy = new Response(response.body, response)
-  for (const [name, value] of Object.entries(headers)) copy.headers.set(name, value)
-  return copy
+  try {
+    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value)
+    return response
+  } catch {
+    const copy = new Response(response.body, response)
+    for (const [name, value] of Object.entries(headers)) copy.headers.set(name, value)
+    return copy
+  }
 }
