@@ -1,14 +1,13 @@
-import type { PaymentReceipt } from '@agents/payments'
 import type { AnyTransaction } from '@agents/service-kit/db'
 import { and, eq, ne, or, sql } from 'drizzle-orm'
 import type { VenueDatabase } from '../db/open.ts'
 import { orders } from '../db/schema.ts'
 
 /**
- * The spec's order states, and the only place that writes them:
- * (created) -> `challenged` when the 402 is sent; `challenged` ->
- * `fulfilled` when a verified payment's receipt is persisted with the
- * delivery; `challenged` -> `failed` when verification fails. A failed
+ * The spec's order states: (created) -> `challenged` when the 402 is sent;
+ * `challenged` -> `fulfilled` when a verified payment's receipt is persisted
+ * with the delivery (written with its revenue by `paidOrderWrites`);
+ * `challenged` -> `failed` when verification fails. A failed
  * order may be challenged again (the buyer retries); a fulfilled one never
  * changes.
  */
@@ -102,41 +101,6 @@ export const failOrder = async (db: Executor, order: OrderInput, reason: string)
       // Another payment being settled for the order decides it, not this refusal.
       setWhere: sql`${orders.status} <> 'fulfilled' AND ${orders.settlingReference} IS NULL`,
     })
-}
-
-/**
- * The payment settled and the order is delivered, in the delivering
- * transaction: `fulfilled` with the receipt's reference and transaction.
- * False when another payment already fulfilled it (the caller refuses or
- * answers with the existing receipt).
- */
-export const fulfilOrder = async (
-  tx: Executor,
-  order: OrderInput,
-  receipt: Pick<PaymentReceipt, 'reference' | 'transaction'>,
-) => {
-  const written = await tx
-    .insert(orders)
-    .values({
-      ...order,
-      status: 'fulfilled',
-      paymentReference: receipt.reference,
-      transaction: receipt.transaction ? normalizeTransaction(receipt.transaction) : null,
-    })
-    .onConflictDoUpdate({
-      target: orders.id,
-      set: {
-        status: 'fulfilled',
-        settlingReference: null,
-        paymentReference: receipt.reference,
-        transaction: receipt.transaction ? normalizeTransaction(receipt.transaction) : null,
-        failureReason: null,
-        updatedAt: sql`now()`,
-      },
-      setWhere: sql`${orders.status} <> 'fulfilled'`,
-    })
-    .returning({ id: orders.id })
-  return written.length > 0
 }
 
 /** One order by its id or by the transaction hash that paid it (the operator's look-up). */

@@ -5,8 +5,9 @@ import { openVenueDatabase, type VenueDatabase } from '../db/open.ts'
 import { TEST_DATABASE_URL } from '../testing.ts'
 import { creditBalance, creditsFor, creditUndelivered } from './credits.ts'
 import { lookUpOrder } from './order-lookup.ts'
-import { challengeOrder, failOrder, findOrder, fulfilOrder, ordersByStatus } from './order-state.ts'
-import { recordRevenue, reserveOf, revenueTotals } from './revenue.ts'
+import { challengeOrder, failOrder, findOrder, ordersByStatus } from './order-state.ts'
+import { recordPaidOrder } from './record-paid-order.ts'
+import { reserveOf, revenueTotals } from './revenue.ts'
 import { formatUsdc } from './usdc.ts'
 
 describe('USDC amounts', () => {
@@ -60,23 +61,28 @@ describe.each(testBackends(TEST_DATABASE_URL))(
       ownerId: null,
       amountAtomic: 5_000_000n,
     })
+    /** A settled payment's receipt, as delivery records it. */
+    const receipt = (reference: string, transaction: string, amount = 5_000_000n) => ({
+      rail: 'x402' as const,
+      network: 'eip155:8453',
+      payer: '0x0000000000000000000000000000000000000001',
+      amount: amount.toString(),
+      transaction,
+      reference,
+    })
+    const paid = (id: string, reference: string, transaction: string) =>
+      recordPaidOrder(
+        database.db,
+        { id, kind: 'compatibility_report', ownerId: null },
+        receipt(reference, transaction),
+      )
 
     it('challenged -> fulfilled once; a fulfilled order is never challenged, failed or fulfilled again', async () => {
       expect(await challengeOrder(database.db, order('cr:1:0:2026-11-24'))).toBe('challenged')
-      expect(
-        await fulfilOrder(database.db, order('cr:1:0:2026-11-24'), {
-          reference: 'ref-1',
-          transaction: '0xABC',
-        }),
-      ).toBe(true)
+      await paid('cr:1:0:2026-11-24', 'ref-1', '0xABC')
       expect(await challengeOrder(database.db, order('cr:1:0:2026-11-24'))).toBe('fulfilled')
       await failOrder(database.db, order('cr:1:0:2026-11-24'), 'bad signature')
-      expect(
-        await fulfilOrder(database.db, order('cr:1:0:2026-11-24'), {
-          reference: 'ref-2',
-          transaction: '0xdef',
-        }),
-      ).toBe(false)
+      await paid('cr:1:0:2026-11-24', 'ref-2', '0xdef')
       expect(await findOrder(database, { transaction: '0xabc' })).toMatchObject({
         id: 'cr:1:0:2026-11-24',
         status: 'fulfilled',
@@ -107,23 +113,17 @@ describe.each(testBackends(TEST_DATABASE_URL))(
         ['compatibility_report', 5_000_000n],
         ['featured_slot', 50_000_000n],
       ] as const
-      for (const [index, [kind, amountAtomic]] of kinds.entries()) {
-        await recordRevenue(database.db, {
-          orderId: `o-${index}`,
-          kind,
-          rail: 'x402',
-          amountAtomic,
-        })
-        await recordRevenue(database.db, {
-          orderId: `o-${index}`,
-          kind,
-          rail: 'x402',
-          amountAtomic,
-        })
-      }
+      for (const [index, [kind, amountAtomic]] of kinds.entries())
+        for (const attempt of ['first', 'again'])
+          await recordPaidOrder(
+            database.db,
+            { id: `o-${index}`, kind, ownerId: null },
+            receipt(`ref-o-${index}-${attempt}`, `0x0${index}`, amountAtomic),
+          )
+      // 56.10 USDC here and the 5.00 report paid in the first test, each once.
       expect(await revenueTotals(database)).toEqual({
-        revenue_usdc: '56.10',
-        buyback_reserve_usdc: '5.61',
+        revenue_usdc: '61.10',
+        buyback_reserve_usdc: '6.11',
       })
     })
 
@@ -147,13 +147,7 @@ describe.each(testBackends(TEST_DATABASE_URL))(
 
     it('the operator finds an order by id or transaction, with its revenue and credits', async () => {
       const id = 'cr:77:0:2026-11-24'
-      await fulfilOrder(database.db, order(id), { reference: 'ref-77', transaction: '0xFEED' })
-      await recordRevenue(database.db, {
-        orderId: id,
-        kind: 'compatibility_report',
-        rail: 'x402',
-        amountAtomic: 5_000_000n,
-      })
+      await paid(id, 'ref-77', '0xFEED')
       await creditUndelivered(database.db, {
         wallet: '0xAbC',
         orderId: id,

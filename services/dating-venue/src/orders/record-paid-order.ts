@@ -1,6 +1,7 @@
 import type { PaymentReceipt } from '@agents/payments'
 import type { AnyTransaction } from '@agents/service-kit/db'
 import { type SQL, sql } from 'drizzle-orm'
+import type { VenueDatabase } from '../db/open.ts'
 import { orders, revenue } from '../db/schema.ts'
 import { normalizeTransaction, type OrderInput } from './order-state.ts'
 import { reserveOf } from './revenue.ts'
@@ -46,7 +47,7 @@ export const paidOrderWrites = (order: PaidOrder, receipt: PaymentReceipt, sourc
  * nor twice. Returns the order id.
  */
 export const recordPaidOrder = async (
-  tx: AnyTransaction,
+  tx: AnyTransaction | VenueDatabase['db'],
   order: PaidOrder,
   receipt: PaymentReceipt,
 ) => {

@@ -1,4 +1,3 @@
-import type { AnyTransaction } from '@agents/service-kit/db'
 import { sql } from 'drizzle-orm'
 import type { VenueDatabase } from '../db/open.ts'
 import { revenue } from '../db/schema.ts'
@@ -16,21 +15,6 @@ const RESERVE_DIVISOR = 10n
  * @example reserveOf(5_000_000n) // 500_000n
  */
 export const reserveOf = (amountAtomic: bigint) => amountAtomic / RESERVE_DIVISOR
-
-/**
- * Records a settled payment's revenue and reserve, in the transaction that
- * delivers it (so revenue is never counted for an undelivered order, nor
- * twice: one row per order id).
- */
-export const recordRevenue = async (
-  tx: AnyTransaction | VenueDatabase['db'],
-  entry: { orderId: string; kind: string; rail: string; amountAtomic: bigint },
-) => {
-  await tx
-    .insert(revenue)
-    .values({ ...entry, reserveAtomic: reserveOf(entry.amountAtomic) })
-    .onConflictDoNothing({ target: revenue.orderId })
-}
 
 /** Totals for the operator: revenue and the buyback reserve, as decimal USDC strings. */
 export const revenueTotals = async (database: VenueDatabase) => {
