@@ -4,17 +4,12 @@
 // facilitator's own verify + settle of the same requirement measured
 // directly. The overhead is the difference of the medians, as a share of the
 // facilitator's time (target: at most 15 %, report generation included).
-import { randomBytes } from 'node:crypto'
 import { startDevnet } from '@agents/devnet'
 import { decodeBase64Json, PAYMENT_REQUIRED_HEADER, type RequirementV2 } from '@agents/payments'
 import { paymentSignatureHeader } from '@agents/payments/testing'
 import { createTestDatabase } from '@agents/service-kit/db'
-import {
-  formatCredential,
-  newSecret,
-} from '../../services/dating-venue/src/credentials/credentials.ts'
-import { heartFiles, owners } from '../../services/dating-venue/src/db/schema.ts'
 import type { Venue } from '../../services/dating-venue/src/start.ts'
+import { ownerWithDoc } from '../../services/dating-venue/src/testing/intake-fixtures.ts'
 import { startTestVenue } from '../../services/dating-venue/src/testing.ts'
 import { measureDirectSettlement, median, ms, percentile } from '../payments/direct-settlement.ts'
 
@@ -40,24 +35,7 @@ const startBackend = async (name: string, databaseUrl?: string): Promise<Backend
 }
 
 /** A fresh owner with a filed doc: a new order today. Not timed. */
-const newOwner = async (venue: Venue) => {
-  const { secret, hash } = newSecret()
-  const { db } = venue.deps.database
-  const [owner] = await db
-    .insert(owners)
-    .values({ wallet: `0x${randomBytes(20).toString('hex')}`, credentialHash: hash })
-    .returning({ id: owners.id })
-  await db.insert(heartFiles).values({
-    ownerId: owner!.id,
-    homeMarket: 'bay_area',
-    activeMarket: 'bay_area',
-    researchOptin: 'none',
-    ageAttested: true,
-    heart: HEART,
-    paymentReference: `bench:${owner!.id}`,
-  })
-  return { ownerId: owner!.id, credential: formatCredential('owner', owner!.id, secret) }
-}
+const newOwner = (venue: Venue) => ownerWithDoc(venue, HEART)
 
 const reportRequest = (venue: Venue, owner: { ownerId: number; credential: string }) => ({
   url: `${venue.url}/api/premium/compatibility-report`,

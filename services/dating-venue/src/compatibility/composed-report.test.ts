@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import { type Devnet, startDevnet } from '@agents/devnet'
 import {
   decodeBase64Json,
@@ -7,13 +6,13 @@ import {
   type RequirementV2,
 } from '@agents/payments'
 import { paymentSignatureHeader } from '@agents/payments/testing'
-import { rowsOf, testBackends } from '@agents/service-kit/db'
+import { testBackends } from '@agents/service-kit/db'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { formatCredential, newSecret } from '../credentials/credentials.ts'
-import { heartFiles, owners, revenue } from '../db/schema.ts'
+import { revenue } from '../db/schema.ts'
 import { findOrder } from '../orders/order-state.ts'
 import type { Venue } from '../start.ts'
+import { countRows, ownerWithDoc } from '../testing/intake-fixtures.ts'
 import { startTestVenue, TEST_DATABASE_URL } from '../testing.ts'
 import { reportOrderId } from './compatibility-report.ts'
 
@@ -37,25 +36,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('the composed report on $name', (
   let drop: () => Promise<void>
   let requirement: RequirementV2
 
-  /** A new owner with a filed doc (a wallet of its own): a new order today. */
-  const newOwner = async () => {
-    const { secret, hash } = newSecret()
-    const { db } = venue.deps.database
-    const [owner] = await db
-      .insert(owners)
-      .values({ wallet: `0x${randomBytes(20).toString('hex')}`, credentialHash: hash })
-      .returning({ id: owners.id })
-    await db.insert(heartFiles).values({
-      ownerId: owner!.id,
-      homeMarket: 'bay_area',
-      activeMarket: 'bay_area',
-      researchOptin: 'none',
-      ageAttested: true,
-      heart,
-      paymentReference: `test:${owner!.id}`,
-    })
-    return { ownerId: owner!.id, credential: formatCredential('owner', owner!.id, secret) }
-  }
+  const newOwner = () => ownerWithDoc(venue, heart)
   const buy = async (ownerId: number, credential: string, payment?: string) => {
     const response = await fetch(`${venue.url}${PATH}`, {
       method: 'POST',
@@ -75,10 +56,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('the composed report on $name', (
   }
   const pay = () => paymentSignatureHeader(devnet.accounts.payer, requirement)
   const payee = () => devnet.usdcBalance(devnet.accounts.payee)
-  const ledgerRows = async () =>
-    rowsOf<{ n: number }>(
-      await venue.deps.database.db.execute(sql`select count(*)::int as n from payment_ledger`),
-    )[0]!.n
+  const ledgerRows = () => countRows(venue, 'payment_ledger')
   const revenueOf = (orderId: string) =>
     venue.deps.database.db.select().from(revenue).where(eq(revenue.orderId, orderId))
 

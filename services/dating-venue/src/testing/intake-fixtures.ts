@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto'
+import { formatCredential, newSecret } from '../credentials/credentials.ts'
+import { heartFiles, owners } from '../db/schema.ts'
 import type { Venue } from '../start.ts'
 
 /** A dating doc's heart, with every optional field. */
@@ -28,3 +31,27 @@ export const countRows = async (venue: Venue, table: string) =>
       }
     ).n,
   )
+
+/**
+ * An owner with a filed doc and its credential, written straight to the
+ * database (a wallet of its own each time, so each is a new owner with no
+ * order yet): for tests and benches of what owners do after intake.
+ */
+export const ownerWithDoc = async (venue: Venue, heart: object = sampleHeart) => {
+  const { secret, hash } = newSecret()
+  const { db } = venue.deps.database
+  const [owner] = await db
+    .insert(owners)
+    .values({ wallet: `0x${randomBytes(20).toString('hex')}`, credentialHash: hash })
+    .returning({ id: owners.id })
+  await db.insert(heartFiles).values({
+    ownerId: owner!.id,
+    homeMarket: 'bay_area',
+    activeMarket: 'bay_area',
+    researchOptin: 'none',
+    ageAttested: true,
+    heart,
+    paymentReference: `fixture:${owner!.id}`,
+  })
+  return { ownerId: owner!.id, credential: formatCredential('owner', owner!.id, secret) }
+}
