@@ -12,6 +12,7 @@ import type { Venue } from '../../services/dating-venue/src/start.ts'
 import { ownerWithDoc } from '../../services/dating-venue/src/testing/intake-fixtures.ts'
 import { startTestVenue } from '../../services/dating-venue/src/testing.ts'
 import { measureDirectSettlement, median, ms, percentile } from '../payments/direct-settlement.ts'
+import { startFacilitatorProcess } from '../payments/facilitator-process.ts'
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 100)
 const warmUp = 5
@@ -25,7 +26,15 @@ const HEART = {
   interests: ['sailing', 'history', 'baking'],
 }
 
-const devnet = await startDevnet({ tempo: false })
+const started = await startDevnet({ tempo: false })
+// BENCH_FACILITATOR=process: the facilitator in a process of its own, for the baseline and the venue alike.
+const facilitatorProcess =
+  process.env.BENCH_FACILITATOR === 'process'
+    ? await startFacilitatorProcess(started.base.rpcUrl)
+    : undefined
+const devnet = facilitatorProcess
+  ? { ...started, facilitator: { ...started.facilitator, url: facilitatorProcess.url } }
+  : started
 const facilitator = { url: devnet.facilitator.url }
 
 type Backend = { name: string; venue: Venue; paid: number[]; drop: () => Promise<void> }
@@ -119,7 +128,7 @@ const runPhase = async (
 
 try {
   console.log(
-    '# compatibility report benchmark: x402 v2 on the devnet, the venue composing the report',
+    `# compatibility report benchmark: x402 v2 on the devnet, the venue composing the report, the facilitator ${facilitatorProcess ? 'in a process of its own' : "in the bench's process"}`,
   )
   const requirements = new Map(
     await Promise.all(
@@ -139,6 +148,7 @@ try {
 } finally {
   for (const backend of backends) await backend.venue.close()
   await temporary?.drop()
+  facilitatorProcess?.stop()
   await devnet.stop()
 }
 // The venue's test harness keeps a shared embeddings stand-in for the process's life.
