@@ -60,6 +60,7 @@ export {
   type PaymentsLogger,
   type Product,
   receiptHeader,
+  type SaleTerms,
   type SellParameters,
   sellOnce,
   verifyAhead,

@@ -90,6 +90,12 @@ export type SellParameters<order, fulfilment> = {
   payer?: (payer: string) => Response | undefined
 }
 
+/** What a route charges and how its 402 reads, without what is sold: what `verifyAhead` needs. */
+export type SaleTerms = Omit<
+  SellParameters<unknown, unknown>,
+  'product' | 'order' | 'requestKey' | 'payer'
+>
+
 type Attempt = X402Attempt | MppAttempt
 
 /** Verifications started by `verifyAhead`, by request: each is used once, by the same sale. */
@@ -109,11 +115,7 @@ const verifiedAhead = new WeakMap<
  * @example
  * app.use(REPORT_PATH, (c, next) => (verifyAhead(deps.payments, c.req.raw, terms), next()))
  */
-export const verifyAhead = (
-  deps: PaymentsDeps,
-  request: Request,
-  terms: Omit<SellParameters<unknown, unknown>, 'product' | 'order' | 'requestKey' | 'payer'>,
-) => {
+export const verifyAhead = (deps: PaymentsDeps, request: Request, terms: SaleTerms) => {
   if (!deps.x402) return
   const read = readPayment(deps, request, terms, paymentChallenge(deps, request, terms))
   if (!read?.ok || read.attempt.rail !== 'x402') return
@@ -137,6 +139,7 @@ const verification = (deps: PaymentsDeps, request: Request, attempt: X402Attempt
     ? ahead.verifying
     : verifyX402(deps.x402!.facilitator, attempt)
 }
+
 type Sale = {
   deps: PaymentsDeps
   request: Request

@@ -1,4 +1,10 @@
-import { carriesPayment, type PaymentReceipt, type Product, sellOnce } from '@agents/payments'
+import {
+  carriesPayment,
+  type PaymentReceipt,
+  type Product,
+  type SaleTerms,
+  sellOnce,
+} from '@agents/payments'
 import type { AnyTransaction } from '@agents/service-kit/db'
 import { eq } from 'drizzle-orm'
 import type { Actor } from '../credentials/actors.ts'
@@ -14,7 +20,6 @@ import {
   releaseOrder,
 } from '../orders/order-state.ts'
 import { paidOrderWrites, recordPaidOrder } from '../orders/record-paid-order.ts'
-import type { PaidTerms } from '../orders/verify-payment-ahead.ts'
 import { REPORT_ERRORS } from './compatibility-errors.ts'
 import { loadReportInputs, type ReportInputs } from './report-inputs.ts'
 import { type WrittenReport, writeReport } from './write-report.ts'
@@ -33,7 +38,7 @@ export const REPORT_TERMS = {
     outputSchema: { orderId: 'string', receiptId: 'string', report: 'string' },
   },
   body: 'legacy-v1',
-} satisfies PaidTerms
+} satisfies SaleTerms
 
 /** The spec's deterministic order id: one report per owner, couple (0: none) and UTC day. */
 export const reportOrderId = (ownerId: number, coupleId: number | undefined, now = new Date()) =>

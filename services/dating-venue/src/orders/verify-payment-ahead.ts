@@ -1,13 +1,8 @@
-import { type SellParameters, verifyAhead } from '@agents/payments'
+import { type SaleTerms, verifyAhead } from '@agents/payments'
 import { bearerToken } from '@agents/service-kit'
 import type { MiddlewareHandler } from 'hono'
 import { VENUE_CREDENTIAL_HEADER } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
-
-export type PaidTerms = Omit<
-  SellParameters<unknown, unknown>,
-  'product' | 'order' | 'requestKey' | 'payer'
->
 
 /**
  * A paid route's first middleware: the facilitator verifies an x402
@@ -17,7 +12,7 @@ export type PaidTerms = Omit<
  * venue requires: one without is refused before anything is asked.
  */
 export const verifyPaymentAhead =
-  (deps: Pick<VenueDeps, 'payments'>, terms: PaidTerms): MiddlewareHandler =>
+  (deps: Pick<VenueDeps, 'payments'>, terms: SaleTerms): MiddlewareHandler =>
   async (c, next) => {
     if (bearerToken(c.req.header('authorization')) || c.req.header(VENUE_CREDENTIAL_HEADER))
       verifyAhead(deps.payments, c.req.raw, terms)
