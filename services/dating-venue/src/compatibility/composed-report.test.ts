@@ -22,13 +22,6 @@ import { reportOrderId } from './compatibility-report.ts'
 // credential and the owner's doc are read (`verifyAhead`).
 
 const PATH = '/api/premium/compatibility-report'
-const heart = {
-  about: 'I restore old sailboats and read too much history on rainy weekends.',
-  seeking: 'Someone patient to take things slow with, who likes the sea.',
-  relationship_intent: 'long-term',
-  values: ['honesty', 'curiosity', 'kindness'],
-  interests: ['sailing', 'history', 'baking'],
-}
 
 describe.each(testBackends(TEST_DATABASE_URL))('the composed report on $name', ({ open }) => {
   let devnet: Devnet
@@ -36,7 +29,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('the composed report on $name', (
   let drop: () => Promise<void>
   let requirement: RequirementV2
 
-  const newOwner = () => ownerWithDoc(venue, heart)
+  const newOwner = () => ownerWithDoc(venue)
   const buy = async (ownerId: number, credential: string, payment?: string) => {
     const response = await fetch(`${venue.url}${PATH}`, {
       method: 'POST',
