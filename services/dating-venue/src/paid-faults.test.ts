@@ -32,7 +32,8 @@ import { type ChatStandIn, startChatStandIn } from './testing/chat-stand-in.ts'
 import { startTestVenue, TEST_DATABASE_URL, testVenueEnv } from './testing.ts'
 
 // Every paid item of the venue (doc_submit from intake and from the chat page,
-// compatibility_report, featured_slot, agent_ask, chat_topup: x402 and MPP in pull mode) under
+// compatibility_report with a chat model and composed by the venue, featured_slot, agent_ask,
+// chat_topup: x402 and MPP in pull mode) under
 // every fault of "Paid requests deliver exactly once", on every rail and backend, and the process
 // killed between settlement and delivery. The chat stand-in answers at once: the faults are the
 // payment's.
@@ -263,20 +264,24 @@ const chatDocPurchase = async (serviceUrl: string, fixtures: Venue): Promise<Pur
   }
 }
 
+/** A venue without a chat model composes the report while the payment settles and delivers it at once. */
+const NO_CHAT_MODEL = { chatModel: false }
+
 const ITEMS = [
-  ['doc_submit', docPurchase],
-  ['doc_submit (chat page)', chatDocPurchase],
-  ['compatibility_report', reportPurchase],
-  ['featured_slot', featuredPurchase],
-  ['agent_ask', askPurchase],
-  ['chat_topup', topupPurchase],
+  ['doc_submit', docPurchase, {}],
+  ['doc_submit (chat page)', chatDocPurchase, {}],
+  ['compatibility_report', reportPurchase, {}],
+  ['compatibility_report (composed by the venue)', reportPurchase, NO_CHAT_MODEL],
+  ['featured_slot', featuredPurchase, {}],
+  ['agent_ask', askPurchase, {}],
+  ['chat_topup', topupPurchase, {}],
 ] as const
 
-/** What the paid items need: boards open, room for every featured purchase, a chat model. */
-const itemEnv = () => ({
+/** What the paid items need: boards open, room for every featured purchase, a chat model (unless not). */
+const itemEnv = ({ chatModel = true }: { chatModel?: boolean } = {}) => ({
   VENUE_OPEN: 'true',
   VENUE_FEATURED_SLOTS: '100',
-  MATCHMAKER_CHAT_URL: chat.url,
+  ...(chatModel ? { MATCHMAKER_CHAT_URL: chat.url } : {}),
   VENUE_STUDIO_TOKEN: faults.devnet.base.usdc,
   VENUE_STUDIO_RPC_URL: faults.devnet.base.rpcUrl,
   VENUE_STUDIO_PRICE_URL: priceUrl,
@@ -284,9 +289,9 @@ const itemEnv = () => ({
 
 describe.each(
   testBackends(TEST_DATABASE_URL).flatMap((backend) =>
-    ITEMS.map(([item, purchase]) => ({ ...backend, item, purchase })),
+    ITEMS.map(([item, purchase, options]) => ({ ...backend, item, purchase, options })),
   ),
-)('$item exactly once on $name', ({ item, purchase, ...backend }) => {
+)('$item exactly once on $name', ({ item, purchase, options, ...backend }) => {
   let venue: Venue
   let database: TcpFaultProxy | undefined
   let drop: () => Promise<void> = async () => {}
@@ -297,7 +302,7 @@ describe.each(
     venue = await startTestVenue({
       devnet: faults.devnet,
       databaseUrl: opened.url && database ? proxiedPostgresUrl(opened.url, database) : undefined,
-      env: { ...faults.env(), ...itemEnv(), PAYMENTS_RECONCILE_INTERVAL_MS: '3600000' },
+      env: { ...faults.env(), ...itemEnv(options), PAYMENTS_RECONCILE_INTERVAL_MS: '3600000' },
     })
   }, 60_000)
   afterAll(async () => {
@@ -325,7 +330,7 @@ describe.each(
 
 describe.runIf(TEST_DATABASE_URL).each(ITEMS)(
   '%s when the venue process is killed',
-  (_, purchase) => {
+  (_, purchase, options) => {
     let drop: () => Promise<void> = async () => {}
     let env: Record<string, string>
     let observer: Venue
@@ -336,7 +341,7 @@ describe.runIf(TEST_DATABASE_URL).each(ITEMS)(
         devnet: faults.devnet,
         env: {
           ...faults.env(),
-          ...itemEnv(),
+          ...itemEnv(options),
           DATABASE_URL: opened.url,
           PORT: String(await freePort()),
           HOST: '127.0.0.1',
@@ -346,7 +351,7 @@ describe.runIf(TEST_DATABASE_URL).each(ITEMS)(
       observer = await startTestVenue({
         devnet: faults.devnet,
         databaseUrl: opened.url,
-        env: { ...itemEnv(), PAYMENTS_RECONCILE_INTERVAL_MS: '3600000' },
+        env: { ...itemEnv(options), PAYMENTS_RECONCILE_INTERVAL_MS: '3600000' },
       })
     }, 60_000)
     afterAll(async () => {
