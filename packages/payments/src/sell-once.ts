@@ -387,11 +387,12 @@ const settledOnChain = (sale: Sale, row: LedgerRow, transaction: string) =>
 const deliverAndAnswer = async (sale: Sale, settled?: PaymentReceipt) => {
   const { deps, attempt, params } = sale
   const { product } = params
-  const atOnce =
-    settled && (await product.fulfilAtOnce?.(params.order, settled).catch(() => undefined))
-  if (atOnce && (await deps.ledger.deliverAtOnce(attempt.reference, settled!, atOnce))) {
-    const response = await product.answer(atOnce.fulfilment, settled!)
-    return withHeaders(response, Object.fromEntries([receiptHeader(settled!)]))
+  if (settled) {
+    const atOnce = await product.fulfilAtOnce?.(params.order, settled).catch(() => undefined)
+    if (atOnce && (await deps.ledger.deliverAtOnce(attempt.reference, settled, atOnce))) {
+      const response = await product.answer(atOnce.fulfilment, settled)
+      return withHeaders(response, Object.fromEntries([receiptHeader(settled)]))
+    }
   }
   const { fulfilment, row } = await deps.ledger.deliver(
     attempt.reference,

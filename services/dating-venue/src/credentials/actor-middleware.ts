@@ -25,7 +25,8 @@ const MISSING_RESOLUTION = 'route reads an actor its middleware never resolved'
  */
 export const VENUE_CREDENTIAL_HEADER = 'x-venue-credential'
 
-const credentialHeader = (c: Context) => {
+/** The credential a request sends, as an `Authorization` value; undefined when it sends none. */
+export const credentialHeader = (c: Context) => {
   const authorization = c.req.header('authorization')
   if (bearerToken(authorization)) return authorization
   const alternate = c.req.header(VENUE_CREDENTIAL_HEADER)

@@ -1,7 +1,6 @@
 import { type SaleTerms, verifyAhead } from '@agents/payments'
-import { bearerToken } from '@agents/service-kit'
 import type { MiddlewareHandler } from 'hono'
-import { VENUE_CREDENTIAL_HEADER } from '../credentials/actor-middleware.ts'
+import { credentialHeader } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
 
 /**
@@ -14,7 +13,6 @@ import type { VenueDeps } from '../deps.ts'
 export const verifyPaymentAhead =
   (deps: Pick<VenueDeps, 'payments'>, terms: SaleTerms): MiddlewareHandler =>
   async (c, next) => {
-    if (bearerToken(c.req.header('authorization')) || c.req.header(VENUE_CREDENTIAL_HEADER))
-      verifyAhead(deps.payments, c.req.raw, terms)
+    if (credentialHeader(c) !== undefined) verifyAhead(deps.payments, c.req.raw, terms)
     await next()
   }
