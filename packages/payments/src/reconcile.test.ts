@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { type Devnet, serveLocal, startDevnet } from '@agents/devnet'
-import { rowsOf, testBackends } from '@agents/service-kit/db'
+import { testBackends } from '@agents/service-kit/db'
 import { type SQL, sql } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
@@ -82,7 +82,7 @@ const entryOf = (deps: PaymentsDeps, header: string, item: string, kind: string)
   }
 }
 
-describe.each(testBackends(process.env.TEST_DATABASE_URL))('on $name', ({ name, open }) => {
+describe.each(testBackends(process.env.TEST_DATABASE_URL))('on $name', ({ open }) => {
   let db: LedgerDatabase
   let closeDb: () => Promise<void>
   let drop: () => Promise<void>
@@ -263,51 +263,83 @@ describe.each(testBackends(process.env.TEST_DATABASE_URL))('on $name', ({ name, 
     })
   })
 
-  describe('claims written while the payment is checked', () => {
-    test('behavior: a claim commits only if its check passes (else nothing is written); at most `openClaims` hold a transaction open meanwhile', async () => {
-      const ledger = createPaymentLedger(db, { openClaims: 2 })
-      const entries = []
-      for (const item of ['first', 'second', 'third', 'fourth', 'fifth'])
-        entries.push(entryOf(deps, await sign(), `checked ${item}`, 'ledger_only'))
-      const checks = entries.map(() => {
-        let pass = (_passed: boolean) => {}
-        const passed = new Promise<boolean>((resolve) => {
-          pass = resolve
-        })
-        return { passed, pass }
-      })
-      const claims = entries.map((entry, index) =>
-        ledger.claim(entry, {
+  describe('claims withdrawn when the payment is refused', () => {
+    test('behavior: a new row is removed, a failed one claimed again is failed again as it was, and only a claim still settling is taken back (with its hold)', async () => {
+      const ledger = createPaymentLedger(db)
+      const holds: string[] = []
+      const releases: string[] = []
+      const claimOf = async (entry: LedgerEntry) => {
+        const claim = await ledger.claim(entry, {
           leaseSeconds: 5,
           state: 'settling',
-          commitIf: checks[index]!.passed,
-        }),
-      )
-      await sleep(300)
-      // While the checks run nothing is visible, and only two claims hold a transaction.
-      for (const entry of entries) expect(await ledger.get(entry.reference)).toBeUndefined()
-      const [open] = rowsOf<{ n: number }>(
-        await db.execute(
-          sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction'`,
+          hold: async () => {
+            holds.push(entry.reference)
+            return undefined
+          },
+        })
+        if (claim.kind !== 'new') throw new Error(`claim ${claim.kind}`)
+        return claim
+      }
+      const release = (reference: string) => async () => {
+        releases.push(reference)
+      }
+      const [fresh, again, settled] = await Promise.all(
+        ['fresh', 'again', 'settled'].map(async (item) =>
+          entryOf(deps, await sign(), `withdrawn ${item}`, 'ledger_only'),
         ),
       )
-      // PGlite is one connection: every claim there waits for its check before writing.
-      expect(open!.n).toBe(name === 'PostgreSQL' ? 2 : 0)
-      for (const [index, check] of checks.entries()) check.pass(index % 2 === 0)
-      const claimed = await Promise.all(claims)
-      expect(claimed.map((claim) => claim.kind)).toEqual([
-        'new',
-        'withdrawn',
-        'new',
-        'withdrawn',
-        'new',
+
+      // A row this claim created: gone, and its hold given back.
+      const first = await claimOf(fresh!)
+      expect(first).toEqual({ kind: 'new', settleAttempts: 1, afresh: true })
+      await ledger.withdraw(
+        fresh!.reference,
+        first,
+        'invalid_signature: test',
+        release(fresh!.reference),
+      )
+      expect(await ledger.get(fresh!.reference)).toBeUndefined()
+
+      // A failed row (one settle call sent before) claimed again: failed again, one settle call.
+      const before = await claimOf(again!)
+      await ledger.fail(again!.reference, 'refused by settle')
+      const reclaimed = await claimOf(again!)
+      expect(before).toMatchObject({ afresh: true })
+      expect(reclaimed).toEqual({ kind: 'new', settleAttempts: 2, afresh: false })
+      await ledger.withdraw(
+        again!.reference,
+        reclaimed,
+        'insufficient_funds: test',
+        release(again!.reference),
+      )
+      expect(await ledger.get(again!.reference)).toMatchObject({
+        state: 'failed',
+        settleAttempts: 1,
+        detail: 'insufficient_funds: test',
+        leaseUntil: null,
+      })
+
+      // No longer this claim's (settled meanwhile): nothing is taken back.
+      const third = await claimOf(settled!)
+      await ledger.markSettled(settled!.reference, {
+        rail: 'x402',
+        network: settled!.network,
+        payer: settled!.payer,
+        amount: PRICE.toString(),
+        transaction: `0x${'ab'.repeat(32)}`,
+        reference: settled!.reference,
+      })
+      await ledger.withdraw(settled!.reference, third, 'test', release(settled!.reference))
+      expect(await ledger.get(settled!.reference)).toMatchObject({ state: 'settled' })
+
+      expect(holds).toEqual([
+        fresh!.reference,
+        again!.reference,
+        again!.reference,
+        settled!.reference,
       ])
-      for (const [index, entry] of entries.entries()) {
-        const row = await ledger.get(entry.reference)
-        if (index % 2 === 0) expect(row?.state).toBe('settling')
-        else expect(row).toBeUndefined()
-        if (row) await ledger.fail(entry.reference, 'test over')
-      }
+      expect(releases).toEqual([fresh!.reference, again!.reference])
+      await ledger.deliver(settled!.reference, async () => ({ test: 'over' }))
     })
   })
 
@@ -382,6 +414,7 @@ describe.each(testBackends(process.env.TEST_DATABASE_URL))('on $name', ({ name, 
       expect(await deps.ledger.claim(entry, { leaseSeconds: 1 })).toEqual({
         kind: 'new',
         settleAttempts: 1,
+        afresh: false,
       })
       await sleep(1_200)
       await reconcile()

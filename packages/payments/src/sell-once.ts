@@ -177,11 +177,12 @@ export const sellOnce = async <order, fulfilment>(
   const { attempt } = sale
   const { product, order } = params
   try {
-    // x402 is verified while the claim is written: its transaction commits
-    // (straight into `settling`) only once verification passed, so a refusal
-    // writes nothing and a verified payment is claimed before the settle call.
-    // A retry of a payment already in the ledger fails verification (its
-    // nonce is used) and is answered from the ledger.
+    // x402 is verified while the claim commits (straight into `settling`), so
+    // a verified payment goes to settle with nothing left to write, and a
+    // refused one is withdrawn: its row and its hold are taken back before
+    // the 402, as if never written. A retry of a payment already in the
+    // ledger fails verification (its nonce is used) and is answered from the
+    // ledger.
     const verifying = attempt.rail === 'x402' ? verification(deps, request, attempt) : undefined
     const claiming = deps.ledger
       .claim(
@@ -201,10 +202,6 @@ export const sellOnce = async <order, fulfilment>(
           leaseSeconds: deps.leaseSeconds,
           hold: product.hold && ((tx) => product.hold!(tx, order, attempt.reference)),
           state: 'settling',
-          commitIf: verifying?.then(
-            (verified) => verified.ok,
-            () => false,
-          ),
         },
       )
       .catch((error: unknown) => {
@@ -215,7 +212,14 @@ export const sellOnce = async <order, fulfilment>(
     if (verifying) {
       const verified = await verifying
       if (!verified.ok) {
-        await claiming // rolled back: the ledger is read after it
+        const claim = await claiming
+        if (claim?.kind === 'new')
+          await deps.ledger.withdraw(
+            attempt.reference,
+            claim,
+            `${verified.reason}: ${verified.detail}`,
+            product.release && ((tx) => product.release!(tx, order, attempt.reference)),
+          )
         return await refusedBeforeClaim(sale, verified)
       }
     }
@@ -223,7 +227,6 @@ export const sellOnce = async <order, fulfilment>(
     if (!claim) return pending(attempt.reference, 'unknown', retryAfterSeconds(deps))
     if (claim.kind === 'refused') return claim.response
     if (claim.kind === 'existing') return await answerExisting(sale, claim.row)
-    if (claim.kind === 'withdrawn') throw new Error('a verified claim was withdrawn')
     const outcome =
       attempt.rail === 'x402'
         ? await settleX402(deps.x402!.facilitator, attempt)

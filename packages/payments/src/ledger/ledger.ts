@@ -1,7 +1,6 @@
 import { type AnyTransaction, rowsOf } from '@agents/service-kit/db'
 import { and, eq, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
-import { PgliteDatabase } from 'drizzle-orm/pglite'
 import type { PaymentReceipt } from '../types.ts'
 import { type LedgerRow, type LedgerState, paymentLedger } from './ledger-table.ts'
 
@@ -32,12 +31,14 @@ export type LedgerEntry = {
 export type AtOnce<fulfilment> = { fulfilment: fulfilment; writes: (paid: SQL) => SQL }
 
 export type ClaimResult =
-  /** `settleAttempts`: settle calls ever sent for this reference, this claim's included. */
-  | { kind: 'new'; settleAttempts: number }
+  /**
+   * `settleAttempts`: settle calls ever sent for this reference, this
+   * claim's included. `afresh`: the row did not exist before (else a
+   * `failed` one was claimed again).
+   */
+  | { kind: 'new'; settleAttempts: number; afresh: boolean }
   | { kind: 'refused'; response: Response }
   | { kind: 'existing'; row: LedgerRow }
-  /** `commitIf` said no: nothing was written. */
-  | { kind: 'withdrawn' }
 
 const PENDING: LedgerState[] = ['claimed', 'settling', 'unknown']
 // Money proven moved is recorded whatever the row said before (even `failed`).
@@ -52,12 +53,6 @@ const unchanged = (expected: LedgerRow | undefined) =>
     ? and(eq(paymentLedger.state, expected.state), eq(paymentLedger.updatedAt, expected.updatedAt))
     : inArray(paymentLedger.state, PENDING)
 
-class Withdrawn extends Error {
-  constructor() {
-    super('withdrawn')
-  }
-}
-
 class Refused extends Error {
   constructor(readonly response: Response) {
     super('refused')
@@ -69,20 +64,7 @@ class Refused extends Error {
  * UPDATE (or a transaction holding the row), so racing requests on any
  * number of replicas agree on who does what.
  */
-export type LedgerOptions = {
-  /**
-   * How many claims may hold a transaction open while their payment is
-   * checked (`commitIf`); further claims wait for the check, then write.
-   * Keeps a slow facilitator from taking the whole connection pool.
-   */
-  openClaims?: number
-}
-
-export const createPaymentLedger = (db: LedgerDatabase, { openClaims = 4 }: LedgerOptions = {}) => {
-  // PGlite is one connection: a transaction open while the payment is
-  // checked would stop every other query, so there the check always comes first.
-  const claimsLeft = db instanceof PgliteDatabase ? 0 : openClaims
-  let claimsOpen = 0
+export const createPaymentLedger = (db: LedgerDatabase) => {
   const markSettled = (reference: string, receipt: PaymentReceipt) =>
     db
       .update(paymentLedger)
@@ -108,11 +90,7 @@ export const createPaymentLedger = (db: LedgerDatabase, { openClaims = 4 }: Ledg
      * `claimed`. A reference that failed before (nothing moved) is claimed
      * afresh, keeping its count of settle calls: a settle sent before is
      * always checked on-chain. Any other existing row is handed back.
-     *
-     * With `commitIf`, the claim's transaction stays open until it resolves
-     * and commits only on `true` (else `withdrawn`, nothing written): the
-     * caller checks the payment while the claim is written, and a refusal
-     * still leaves no trace.
+     * A claim the payment's check then refuses is `withdraw`n.
      */
     claim: async (
       entry: LedgerEntry,
@@ -120,12 +98,10 @@ export const createPaymentLedger = (db: LedgerDatabase, { openClaims = 4 }: Ledg
         leaseSeconds,
         hold,
         state = 'claimed',
-        commitIf,
       }: {
         leaseSeconds: number
         hold?: ((tx: LedgerTx) => Promise<Response | undefined>) | undefined
         state?: 'claimed' | 'settling'
-        commitIf?: Promise<boolean> | undefined
       },
     ): Promise<ClaimResult> => {
       const fresh = {
@@ -150,37 +126,72 @@ export const createPaymentLedger = (db: LedgerDatabase, { openClaims = 4 }: Ledg
             // A failed reference moved nothing: the payer may present it again.
             setWhere: eq(paymentLedger.state, 'failed'),
           })
-          .returning({ settleAttempts: paymentLedger.settleAttempts })
-        if (inserted) return { kind: 'new', settleAttempts: inserted.settleAttempts }
+          // xmax is 0 only on a row version this statement inserted (not on the update of a failed one).
+          .returning({
+            settleAttempts: paymentLedger.settleAttempts,
+            afresh: sql<boolean>`(xmax = 0)`,
+          })
+        if (inserted)
+          return { kind: 'new', settleAttempts: inserted.settleAttempts, afresh: inserted.afresh }
         const [row] = await client
           .select()
           .from(paymentLedger)
           .where(eq(paymentLedger.reference, entry.reference))
         return { kind: 'existing', row: row! }
       }
-      const overlap = commitIf !== undefined && claimsOpen < claimsLeft
-      if (commitIf && !overlap && !(await commitIf)) return { kind: 'withdrawn' }
-      const condition = overlap ? commitIf : undefined
-      // Without a hold or a condition the claim is one statement: no transaction to open and commit.
-      if (!hold && !condition) return write(db)
-      if (condition) claimsOpen++
+      // Without a hold the claim is one statement: no transaction to open and commit.
+      if (!hold) return write(db)
       try {
         return await db.transaction(async (tx) => {
           const claimed = await write(tx)
           if (claimed.kind !== 'new') return claimed
-          const refusal = await hold?.(tx)
+          const refusal = await hold(tx)
           if (refusal) throw new Refused(refusal)
-          if (condition && !(await condition)) throw new Withdrawn()
           return claimed
         })
       } catch (error) {
         if (error instanceof Refused) return { kind: 'refused', response: error.response }
-        if (error instanceof Withdrawn) return { kind: 'withdrawn' }
         throw error
-      } finally {
-        if (condition) claimsOpen--
       }
     },
+
+    /**
+     * Takes back a `settling` claim whose payment was refused before any
+     * settle call went out (the check ran while the claim committed): a row
+     * this claim created is removed, a `failed` one claimed again is failed
+     * again (`detail`: why) with its count of settle calls as before, and the product gives
+     * back what it held, in one transaction. As if the claim had never been.
+     */
+    withdraw: (
+      reference: string,
+      claim: { settleAttempts: number; afresh: boolean },
+      detail: string,
+      release?: ((tx: LedgerTx) => Promise<void>) | undefined,
+    ) =>
+      db.transaction(async (tx) => {
+        const mine = and(
+          eq(paymentLedger.reference, reference),
+          eq(paymentLedger.state, 'settling'),
+          eq(paymentLedger.settleAttempts, claim.settleAttempts),
+        )
+        const taken = claim.afresh
+          ? await tx
+              .delete(paymentLedger)
+              .where(mine)
+              .returning({ reference: paymentLedger.reference })
+          : await tx
+              .update(paymentLedger)
+              .set({
+                state: 'failed',
+                detail,
+                settleAttempts: claim.settleAttempts - 1,
+                leaseUntil: null,
+                updatedAt: touched,
+              })
+              .where(mine)
+              .returning({ reference: paymentLedger.reference })
+        if (taken.length > 0 && release) await release(tx)
+      }),
 
     /** Takes over a row whose holder is gone or whose outcome was lost, if no one else did first. */
     takeOver: async (row: LedgerRow, leaseSeconds: number) => {

@@ -1,0 +1,56 @@
+// The floor of any paid route in front of a facilitator: a bare route on
+// the services' own stack (Hono on @hono/node-server) that forwards one
+// payment to `/verify` and `/settle` with the payments library's client and
+// answers JSON. No credential, ledger, database or goods: what is left is
+// the route's own HTTP exchange, the part of a paid route's overhead no
+// venue code can remove.
+import { serveLocal } from '@agents/devnet'
+import {
+  type FacilitatorSettings,
+  facilitatorSettle,
+  facilitatorVerify,
+  type RequirementV2,
+} from '@agents/payments'
+import { signAuthorization } from '@agents/payments/testing'
+import { Hono } from 'hono'
+import type { PrivateKeyAccount } from 'viem/accounts'
+
+/** The relay on an ephemeral port: `answerBytes` of JSON back, as large as the product's answer. */
+export const startRelay = async (facilitator: FacilitatorSettings, answerBytes = 1_000) => {
+  const filler = 'x'.repeat(answerBytes)
+  const app = new Hono()
+  app.post('/pay', async (c) => {
+    const body = await c.req.json()
+    const verified = await facilitatorVerify(facilitator, body)
+    if (!verified.ok || !verified.value.isValid) return c.json({ error: 'not verified' }, 402)
+    const settled = await facilitatorSettle(facilitator, body)
+    if (!settled.ok || !settled.value.success) return c.json({ error: 'not settled' }, 502)
+    return c.json({ ok: true, transaction: settled.value.transaction, filler })
+  })
+  const { url, close } = await serveLocal(app.fetch)
+  return { url: `${url}/pay`, close }
+}
+
+/** One payment through the relay, timed from the request to the parsed answer (signing is not). */
+export const measureRelay = async (
+  relayUrl: string,
+  payer: PrivateKeyAccount,
+  requirement: RequirementV2,
+) => {
+  const payload = await signAuthorization(payer, requirement)
+  const body = JSON.stringify({
+    x402Version: 2,
+    paymentPayload: { x402Version: 2, accepted: requirement, payload },
+    paymentRequirements: requirement,
+  })
+  const started = performance.now()
+  const response = await fetch(relayUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  })
+  await response.json()
+  const elapsed = performance.now() - started
+  if (response.status !== 200) throw new Error(`relay answered ${response.status}`)
+  return elapsed
+}
