@@ -288,7 +288,7 @@ describe('refusals: 402 payment not verified, nothing delivered, nothing moved',
     expect(response.headers.get('payment-required')).toBeTruthy()
     expect(await payee()).toBe(before)
     expect(await countDeliveries(db)).toBe(delivered)
-    // The claim is written while the facilitator verifies; a refusal rolls it back.
+    // The claim commits while the facilitator verifies; a refusal withdraws it.
     expect(await ledgerRows()).toBe(recorded)
   }
 

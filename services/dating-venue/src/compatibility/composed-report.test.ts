@@ -129,6 +129,33 @@ describe.each(testBackends(TEST_DATABASE_URL))('the composed report on $name', (
     expect(await payee()).toBe(before + 5_000_000n)
   })
 
+  it('a payment the facilitator refuses after its claim committed (a forged signature): 402 with the reason, the claim withdrawn and the order’s hold released, so the next payment pays', async () => {
+    const owner = await newOwner()
+    const orderId = reportOrderId(owner.ownerId, undefined)
+    const before = await payee()
+    const rows = await ledgerRows()
+    const forged = await paymentSignatureHeader(devnet.accounts.payer, requirement, {
+      signer: devnet.accounts.payer2,
+    })
+    const refused = await buy(owner.ownerId, owner.credential, forged)
+    expect(refused.status).toBe(402)
+    expect(refused.json).toMatchObject({
+      error: 'payment not verified',
+      reason: expect.any(String),
+    })
+    expect(await payee()).toBe(before)
+    expect(await ledgerRows()).toBe(rows)
+    expect(await findOrder(venue.deps.database, { orderId })).toMatchObject({
+      status: 'failed',
+      settlingReference: null,
+      failureReason: expect.stringContaining(refused.json.reason),
+    })
+    const paid = await buy(owner.ownerId, owner.credential, await pay())
+    expect(paid.status, JSON.stringify(paid.json)).toBe(200)
+    expect(await payee()).toBe(before + 5_000_000n)
+    expect(await findOrder(venue.deps.database, { orderId })).toMatchObject({ status: 'fulfilled' })
+  })
+
   it('the statement recording the delivery fails after the money moved: 503 with the reference and the settlement kept; the retry with the same payment gets the report, charged once', async () => {
     const owner = await newOwner()
     const orderId = reportOrderId(owner.ownerId, undefined)
