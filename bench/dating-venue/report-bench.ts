@@ -7,8 +7,8 @@
 // Beside them, the relay: a bare route on the same stack that only forwards
 // verify + settle, the floor any paid route's HTTP exchange sets.
 import { startDevnet } from '@agents/devnet'
-import { decodeBase64Json, PAYMENT_REQUIRED_HEADER, type RequirementV2 } from '@agents/payments'
-import { paymentSignatureHeader } from '@agents/payments/testing'
+import type { RequirementV2 } from '@agents/payments'
+import { baseRequirementOf, paymentSignatureHeader } from '@agents/payments/testing'
 import { createTestDatabase } from '@agents/service-kit/db'
 import type { Venue } from '../../services/dating-venue/src/start.ts'
 import { ownerWithDoc } from '../../services/dating-venue/src/testing/intake-fixtures.ts'
@@ -65,11 +65,7 @@ const reportRequest = (venue: Venue, owner: { ownerId: number; credential: strin
 /** The venue's own Base requirement, read from a 402 (not timed). */
 const requirementOf = async (venue: Venue): Promise<RequirementV2> => {
   const { url, init } = reportRequest(venue, await newOwner(venue))
-  const challenge = await fetch(url, init)
-  const required = decodeBase64Json(challenge.headers.get(PAYMENT_REQUIRED_HEADER)!) as {
-    accepts: RequirementV2[]
-  }
-  return required.accepts.find((accept) => accept.network === 'eip155:8453')!
+  return baseRequirementOf(await fetch(url, init))
 }
 
 const measureDirect = (requirement: RequirementV2) =>

@@ -9,6 +9,7 @@ import { decodeBase64Json, encodeBase64Json } from './headers.ts'
 import { createPaymentLedger, type LedgerDatabase } from './ledger/ledger.ts'
 import type { PaymentsDeps } from './sell-once.ts'
 import { devnetBaseRail } from './testing/devnet-rail.ts'
+import { baseRequirementOf } from './testing/paid-route-harness.ts'
 import { sellTestItem } from './testing/sell-test-item.ts'
 import { paymentSignatureHeader, xPaymentHeader } from './testing/sign-authorization.ts'
 import { switchableChain } from './testing/switchable-chain.ts'
@@ -84,11 +85,7 @@ const post = (path: string, headers: Record<string, string> = {}, item?: string)
   })
 
 const offered = async (path = '/report') => {
-  const response = await post(path)
-  const required = decodeBase64Json(response.headers.get('payment-required')!) as {
-    accepts: RequirementV2[]
-  }
-  return required.accepts.find((accept) => accept.network === 'eip155:8453')!
+  return baseRequirementOf(await post(path))
 }
 
 const payee = () => devnet.usdcBalance(devnet.accounts.payee)

@@ -9,6 +9,7 @@ export {
 } from './exactly-once-suite.ts'
 export { type FaultDevnet, startFaultDevnet } from './fault-devnet.ts'
 export {
+  baseRequirementOf,
   hostPortOf,
   mppModeOf,
   PAYER_RAILS,

@@ -64,6 +64,16 @@ export const mppModeOf = (challenge: Response): 'push' | 'pull' => {
   return modes.includes('push') ? 'push' : 'pull'
 }
 
+/** The Base (`eip155:8453`) requirement a 402 offers in its `PAYMENT-REQUIRED` header. */
+export const baseRequirementOf = (challenge: { headers: Headers }): RequirementV2 => {
+  const required = decodeBase64Json(challenge.headers.get(PAYMENT_REQUIRED_HEADER) ?? '') as {
+    accepts?: RequirementV2[]
+  }
+  const requirement = required.accepts?.find((accept) => accept.network === 'eip155:8453')
+  if (!requirement) throw new Error('no Base accept in the 402')
+  return requirement
+}
+
 /**
  * Signs (x402, MPP pull) or broadcasts and credentials (MPP push) one
  * payment for a purchase, as an outside payer does from the 402; the
@@ -91,11 +101,7 @@ export const payFor = async (
     })
     return { authorization: await mppx.createCredential(bare) }
   }
-  const required = decodeBase64Json(bare.headers.get(PAYMENT_REQUIRED_HEADER) ?? '') as {
-    accepts: RequirementV2[]
-  }
-  const requirement = required.accepts.find((accept) => accept.network === 'eip155:8453')
-  if (!requirement) throw new Error('no Base accept in the 402')
+  const requirement = baseRequirementOf(bare)
   return rail === 'x402-v2'
     ? { 'payment-signature': await paymentSignatureHeader(account, requirement) }
     : { 'x-payment': await xPaymentHeader(account, requirement) }

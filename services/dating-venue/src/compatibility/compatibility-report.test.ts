@@ -1,6 +1,6 @@
 import { type Devnet, startDevnet } from '@agents/devnet'
-import { decodeBase64Json, PAYMENT_REQUIRED_HEADER, type RequirementV2 } from '@agents/payments'
-import { paymentSignatureHeader } from '@agents/payments/testing'
+import { decodeBase64Json, PAYMENT_REQUIRED_HEADER } from '@agents/payments'
+import { baseRequirementOf, paymentSignatureHeader } from '@agents/payments/testing'
 import { postJson } from '@agents/service-kit'
 import { testBackends } from '@agents/service-kit/db'
 import type { PrivateKeyAccount } from 'viem/accounts'
@@ -189,10 +189,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('the compatibility report on $nam
 
   it('a payment that fails verification: 402 payment not verified, the order failed with the reason', async () => {
     const challenge = await buy({ ownerId: me.ownerId })
-    const required = decodeBase64Json(challenge.headers.get(PAYMENT_REQUIRED_HEADER)!) as {
-      accepts: RequirementV2[]
-    }
-    const base = required.accepts.find((accept) => accept.network === 'eip155:8453')!
+    const base = baseRequirementOf(challenge)
     // Signed for less than the price: refused before anything is claimed or settled.
     const header = await paymentSignatureHeader(devnet.accounts.payer, { ...base, amount: '1' })
     const before = await payee()

@@ -1,11 +1,6 @@
 import { type Devnet, startDevnet } from '@agents/devnet'
-import {
-  decodeBase64Json,
-  PAYMENT_REQUIRED_HEADER,
-  PAYMENT_RESPONSE_HEADER,
-  type RequirementV2,
-} from '@agents/payments'
-import { paymentSignatureHeader } from '@agents/payments/testing'
+import { decodeBase64Json, PAYMENT_RESPONSE_HEADER, type RequirementV2 } from '@agents/payments'
+import { baseRequirementOf, paymentSignatureHeader } from '@agents/payments/testing'
 import { testBackends } from '@agents/service-kit/db'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -61,10 +56,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('the composed report on $name', (
     const owner = await newOwner()
     const challenge = await buy(owner.ownerId, owner.credential)
     expect(challenge.status).toBe(402)
-    const required = decodeBase64Json(challenge.headers.get(PAYMENT_REQUIRED_HEADER)!) as {
-      accepts: RequirementV2[]
-    }
-    requirement = required.accepts.find((accept) => accept.network === 'eip155:8453')!
+    requirement = baseRequirementOf(challenge)
   }, 120_000)
   afterAll(async () => {
     await venue?.close()
