@@ -5,17 +5,22 @@
 // directly. The overhead is the difference of the medians, as a share of the
 // facilitator's time (target: at most 15 %, report generation included).
 // Beside them, the relay: a bare route on the same stack that only forwards
-// verify + settle, the floor any paid route's HTTP exchange sets.
+// verify + settle, the floor any paid route's HTTP exchange sets; and the
+// ledger floor on each database: the relay plus the two durable writes
+// exactly-once needs (a claim row beside /verify, the receipt after
+// /settle), the floor of any paid route that keeps a ledger.
 import { startDevnet } from '@agents/devnet'
 import type { RequirementV2 } from '@agents/payments'
 import { baseRequirementOf, paymentSignatureHeader } from '@agents/payments/testing'
 import { createTestDatabase } from '@agents/service-kit/db'
+import { PGlite } from '@electric-sql/pglite'
+import pg from 'pg'
 import type { Venue } from '../../services/dating-venue/src/start.ts'
 import { ownerWithDoc } from '../../services/dating-venue/src/testing/intake-fixtures.ts'
 import { startTestVenue } from '../../services/dating-venue/src/testing.ts'
 import { measureDirectSettlement, median, ms, percentile } from '../payments/direct-settlement.ts'
 import { startFacilitatorProcess } from '../payments/facilitator-process.ts'
-import { measureRelay, startRelay } from '../payments/relay-floor.ts'
+import { measureRelay, startLedgerRelay, startRelay } from '../payments/relay-floor.ts'
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 100)
 const warmUp = 5
@@ -90,6 +95,19 @@ const temporary = serverUrl ? await createTestDatabase(serverUrl) : undefined
 const backends = [await startBackend('PGlite (in-process)')]
 if (temporary) backends.push(await startBackend('PostgreSQL', temporary.url))
 
+type Floor = { name: string; url: string; close: () => Promise<void>; times: number[] }
+// Its own table in the venue's database; a plain pool, as the venue's.
+const floorPool = temporary ? new pg.Pool({ connectionString: temporary.url, max: 10 }) : undefined
+const floors: Floor[] = [
+  { name: 'PGlite', ...(await startLedgerRelay(facilitator, new PGlite())), times: [] },
+]
+if (floorPool)
+  floors.push({
+    name: 'PostgreSQL',
+    ...(await startLedgerRelay(facilitator, floorPool)),
+    times: [],
+  })
+
 /**
  * One phase: `count` rounds after the warm-up, each measuring every path
  * once in a rotating order, so all see the same chain state and machine load.
@@ -102,8 +120,14 @@ const runPhase = async (
   const direct: number[] = []
   const relayed: number[] = []
   const requirement = requirements.get(backends[0]!)!
-  const paths = ['direct', 'relay', ...backends] as const
+  const paths: ('direct' | 'relay' | Floor | Backend)[] = [
+    'direct',
+    'relay',
+    ...floors,
+    ...backends,
+  ]
   for (const backend of backends) backend.paid.length = 0
+  for (const floor of floors) floor.times.length = 0
   for (let round = 0; round < warmUp + count; round++) {
     for (let step = 0; step < paths.length; step++) {
       const path = paths[(round + step) % paths.length]!
@@ -113,6 +137,9 @@ const runPhase = async (
       } else if (path === 'relay') {
         const elapsed = await measureRelay(relay.url, devnet.accounts.payer, requirement)
         if (round >= warmUp) relayed.push(elapsed)
+      } else if ('times' in path) {
+        const elapsed = await measureRelay(path.url, devnet.accounts.payer, requirement)
+        if (round >= warmUp) path.times.push(elapsed)
       } else {
         const elapsed = await measurePaid(path, requirements.get(path)!)
         if (round >= warmUp) path.paid.push(elapsed)
@@ -131,6 +158,12 @@ const runPhase = async (
     `\nrelay floor (a bare route forwarding verify + settle): median ${ms(median(relayed))}   p90 ${ms(percentile(relayed, 90))}`,
   )
   console.log(`overhead: ${overhead(relayed)}`)
+  for (const floor of floors) {
+    console.log(
+      `\nledger floor on ${floor.name} (the relay, a claim row beside verify, the receipt after settle): median ${ms(median(floor.times))}   p90 ${ms(percentile(floor.times, 90))}`,
+    )
+    console.log(`overhead: ${overhead(floor.times)}`)
+  }
   for (const backend of backends) {
     console.log(`\n## venue on ${backend.name}`)
     console.log(
@@ -161,6 +194,8 @@ try {
   }
 } finally {
   for (const backend of backends) await backend.venue.close()
+  for (const floor of floors) await floor.close()
+  await floorPool?.end()
   await temporary?.drop()
   await relay.close()
   facilitatorProcess?.stop()
