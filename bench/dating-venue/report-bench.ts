@@ -20,7 +20,7 @@ import { ownerWithDoc } from '../../services/dating-venue/src/testing/intake-fix
 import { startTestVenue } from '../../services/dating-venue/src/testing.ts'
 import { measureDirectSettlement, median, ms, percentile } from '../payments/direct-settlement.ts'
 import { startFacilitatorProcess } from '../payments/facilitator-process.ts'
-import { measureRelay, startLedgerRelay, startRelay } from '../payments/relay-floor.ts'
+import { measureRelay, startRelay } from '../payments/relay-floor.ts'
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 100)
 const warmUp = 5
@@ -47,7 +47,6 @@ const devnet = facilitatorProcess
   ? { ...started, facilitator: { ...started.facilitator, url: facilitatorProcess.url } }
   : started
 const facilitator = { url: devnet.facilitator.url }
-const relay = await startRelay(facilitator)
 
 type Backend = { name: string; venue: Venue; paid: number[]; drop: () => Promise<void> }
 const startBackend = async (name: string, databaseUrl?: string): Promise<Backend> => {
@@ -95,16 +94,25 @@ const temporary = serverUrl ? await createTestDatabase(serverUrl) : undefined
 const backends = [await startBackend('PGlite (in-process)')]
 if (temporary) backends.push(await startBackend('PostgreSQL', temporary.url))
 
-type Floor = { name: string; url: string; close: () => Promise<void>; times: number[] }
-// Its own table in the venue's database; a plain pool, as the venue's.
+type Relay = { name: string; url: string; close: () => Promise<void>; times: number[] }
+// The ledger floor's table sits in the venue's database, on a plain pool as the venue's.
 const floorPool = temporary ? new pg.Pool({ connectionString: temporary.url, max: 10 }) : undefined
-const floors: Floor[] = [
-  { name: 'PGlite', ...(await startLedgerRelay(facilitator, new PGlite())), times: [] },
+const relays: Relay[] = [
+  {
+    name: 'relay floor (a bare route forwarding verify + settle)',
+    ...(await startRelay(facilitator)),
+    times: [],
+  },
+  {
+    name: 'ledger floor on PGlite (the relay, a claim row beside verify, the receipt after settle)',
+    ...(await startRelay(facilitator, { ledger: new PGlite() })),
+    times: [],
+  },
 ]
 if (floorPool)
-  floors.push({
-    name: 'PostgreSQL',
-    ...(await startLedgerRelay(facilitator, floorPool)),
+  relays.push({
+    name: 'ledger floor on PostgreSQL (the same)',
+    ...(await startRelay(facilitator, { ledger: floorPool })),
     times: [],
   })
 
@@ -118,25 +126,16 @@ const runPhase = async (
   requirements: Map<Backend, RequirementV2>,
 ) => {
   const direct: number[] = []
-  const relayed: number[] = []
   const requirement = requirements.get(backends[0]!)!
-  const paths: ('direct' | 'relay' | Floor | Backend)[] = [
-    'direct',
-    'relay',
-    ...floors,
-    ...backends,
-  ]
+  const paths: ('direct' | Relay | Backend)[] = ['direct', ...relays, ...backends]
   for (const backend of backends) backend.paid.length = 0
-  for (const floor of floors) floor.times.length = 0
+  for (const relay of relays) relay.times.length = 0
   for (let round = 0; round < warmUp + count; round++) {
     for (let step = 0; step < paths.length; step++) {
       const path = paths[(round + step) % paths.length]!
       if (path === 'direct') {
         const elapsed = await measureDirect(requirement)
         if (round >= warmUp) direct.push(elapsed)
-      } else if (path === 'relay') {
-        const elapsed = await measureRelay(relay.url, devnet.accounts.payer, requirement)
-        if (round >= warmUp) relayed.push(elapsed)
       } else if ('times' in path) {
         const elapsed = await measureRelay(path.url, devnet.accounts.payer, requirement)
         if (round >= warmUp) path.times.push(elapsed)
@@ -154,15 +153,11 @@ const runPhase = async (
   console.log(
     `facilitator verify + settle, direct (baseline): median ${ms(median(direct))}   p90 ${ms(percentile(direct, 90))}`,
   )
-  console.log(
-    `\nrelay floor (a bare route forwarding verify + settle): median ${ms(median(relayed))}   p90 ${ms(percentile(relayed, 90))}`,
-  )
-  console.log(`overhead: ${overhead(relayed)}`)
-  for (const floor of floors) {
+  for (const relay of relays) {
     console.log(
-      `\nledger floor on ${floor.name} (the relay, a claim row beside verify, the receipt after settle): median ${ms(median(floor.times))}   p90 ${ms(percentile(floor.times, 90))}`,
+      `\n${relay.name}: median ${ms(median(relay.times))}   p90 ${ms(percentile(relay.times, 90))}`,
     )
-    console.log(`overhead: ${overhead(floor.times)}`)
+    console.log(`overhead: ${overhead(relay.times)}`)
   }
   for (const backend of backends) {
     console.log(`\n## venue on ${backend.name}`)
@@ -194,10 +189,9 @@ try {
   }
 } finally {
   for (const backend of backends) await backend.venue.close()
-  for (const floor of floors) await floor.close()
+  for (const relay of relays) await relay.close()
   await floorPool?.end()
   await temporary?.drop()
-  await relay.close()
   facilitatorProcess?.stop()
   await devnet.stop()
 }

@@ -3,7 +3,8 @@
 // payment to `/verify` and `/settle` with the payments library's client and
 // answers JSON. No credential, ledger, database or goods: what is left is
 // the route's own HTTP exchange, the part of a paid route's overhead no
-// venue code can remove.
+// venue code can remove. With a ledger (the ledger floor), also the two
+// writes exactly-once needs: the floor of any paid route that keeps a ledger.
 import { serveLocal } from '@agents/devnet'
 import {
   type FacilitatorSettings,
@@ -15,16 +16,45 @@ import { signAuthorization } from '@agents/payments/testing'
 import { Hono } from 'hono'
 import type { PrivateKeyAccount } from 'viem/accounts'
 
-/** The relay on an ephemeral port: `answerBytes` of JSON back, as large as the product's answer. */
-export const startRelay = async (facilitator: FacilitatorSettings, answerBytes = 1_000) => {
+/** What the ledger floor needs of a database: one parameterised query. */
+export type FloorDatabase = { query: (text: string, params: unknown[]) => Promise<unknown> }
+
+/**
+ * The relay on an ephemeral port: `answerBytes` of JSON back, as large as
+ * the product's answer. With a `ledger`, the ledger floor: also the two
+ * durable writes exactly-once needs and nothing else, in plain SQL on the
+ * driver (no ORM): a claim row committed beside `/verify` (before any
+ * settle call goes out), and the receipt after `/settle` (before the answer).
+ */
+export const startRelay = async (
+  facilitator: FacilitatorSettings,
+  { ledger, answerBytes = 1_000 }: { ledger?: FloorDatabase; answerBytes?: number } = {},
+) => {
+  await ledger?.query(
+    'create table if not exists floor_ledger (reference text primary key, state text not null, receipt jsonb, updated_at timestamptz not null default now())',
+    [],
+  )
   const filler = 'x'.repeat(answerBytes)
   const app = new Hono()
   app.post('/pay', async (c) => {
     const body = await c.req.json()
-    const verified = await facilitatorVerify(facilitator, body)
+    const reference = String(body.paymentPayload.payload.authorization.nonce)
+    const [verified] = await Promise.all([
+      facilitatorVerify(facilitator, body),
+      ledger?.query(`insert into floor_ledger (reference, state) values ($1, 'settling')`, [
+        reference,
+      ]),
+    ])
     if (!verified.ok || !verified.value.isValid) return c.json({ error: 'not verified' }, 402)
     const settled = await facilitatorSettle(facilitator, body)
     if (!settled.ok || !settled.value.success) return c.json({ error: 'not settled' }, 502)
+    await ledger?.query(
+      `update floor_ledger set state = 'settled', receipt = $2, updated_at = now() where reference = $1 and state = 'settling'`,
+      [
+        reference,
+        JSON.stringify({ transaction: settled.value.transaction, payer: settled.value.payer }),
+      ],
+    )
     return c.json({ ok: true, transaction: settled.value.transaction, filler })
   })
   const { url, close } = await serveLocal(app.fetch)
@@ -53,47 +83,4 @@ export const measureRelay = async (
   const elapsed = performance.now() - started
   if (response.status !== 200) throw new Error(`relay answered ${response.status}`)
   return elapsed
-}
-
-/** What the ledger floor needs of a database: one parameterised query. */
-export type FloorDatabase = { query: (text: string, params: unknown[]) => Promise<unknown> }
-
-/**
- * The relay plus the two durable writes exactly-once needs, and nothing
- * else: a claim row committed beside `/verify` (before any settle call), and
- * the receipt committed after `/settle` (before the answer). Plain SQL on
- * the driver, no ORM: the floor of any paid route that keeps a ledger.
- */
-export const startLedgerRelay = async (
-  facilitator: FacilitatorSettings,
-  database: FloorDatabase,
-  answerBytes = 1_000,
-) => {
-  await database.query(
-    'create table if not exists floor_ledger (reference text primary key, state text not null, receipt jsonb, updated_at timestamptz not null default now())',
-    [],
-  )
-  const filler = 'x'.repeat(answerBytes)
-  const app = new Hono()
-  app.post('/pay', async (c) => {
-    const body = await c.req.json()
-    const reference = String(body.paymentPayload.payload.authorization.nonce)
-    const verifying = facilitatorVerify(facilitator, body)
-    const claiming = database.query(
-      `insert into floor_ledger (reference, state) values ($1, 'settling')`,
-      [reference],
-    )
-    const [verified] = await Promise.all([verifying, claiming])
-    if (!verified.ok || !verified.value.isValid) return c.json({ error: 'not verified' }, 402)
-    const settled = await facilitatorSettle(facilitator, body)
-    if (!settled.ok || !settled.value.success) return c.json({ error: 'not settled' }, 502)
-    const receipt = { transaction: settled.value.transaction, payer: settled.value.payer }
-    await database.query(
-      `update floor_ledger set state = 'settled', receipt = $2, updated_at = now() where reference = $1 and state = 'settling'`,
-      [reference, JSON.stringify(receipt)],
-    )
-    return c.json({ ok: true, transaction: settled.value.transaction, filler })
-  })
-  const { url, close } = await serveLocal(app.fetch)
-  return { url: `${url}/pay`, close }
 }
