@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm'
 import { Receipt } from 'mppx'
 import type { ChainAnswer, SettlementReader } from './chain/settlement-reader.ts'
 import { type PaymentChallenge, paymentChallenge } from './challenge.ts'
@@ -50,6 +51,15 @@ export type Product<order, fulfilment> = {
    * lease). A Response refuses the sale before any money moves.
    */
   hold?: (tx: LedgerTx, order: order, reference: string) => Promise<Response | undefined>
+  /**
+   * Optional: the same reservation as `hold`, as one data-modifying CTE body
+   * (`insert ... select ... from ${claimed} ... returning 1`) that writes only
+   * when the ledger's claim did and returns a row only when it holds. The
+   * claim and the hold are then one statement instead of a transaction;
+   * whatever it cannot hold (a refusal, a payment already in the ledger) is
+   * decided again by `hold`, which must be given too.
+   */
+  holdAtOnce?: (order: order, reference: string, claimed: SQL) => SQL
   /** Gives the reservation back: the payment failed and nothing moved. */
   release?: (tx: LedgerTx, order: order, reference: string) => Promise<void>
   /** Delivers, at most once per payment; what it returns is kept and answers every retry. */
@@ -201,6 +211,9 @@ export const sellOnce = async <order, fulfilment>(
         {
           leaseSeconds: deps.leaseSeconds,
           hold: product.hold && ((tx) => product.hold!(tx, order, attempt.reference)),
+          holdAtOnce:
+            product.holdAtOnce &&
+            ((claimed) => product.holdAtOnce!(order, attempt.reference, claimed)),
           state: 'settling',
         },
       )

@@ -15,6 +15,7 @@ import {
   challengeOrder,
   failOrder,
   findOrder,
+  heldOrderWrite,
   holdOrder,
   type OrderInput,
   releaseOrder,
@@ -118,6 +119,7 @@ export const reportProduct = (
       { status: 409, headers: { 'retry-after': '2' } },
     )
   },
+  holdAtOnce: (order, reference, claimed) => heldOrderWrite(orderInput(order), reference, claimed),
   release: (tx, order, reference) =>
     releaseOrder(tx, order.orderId, reference, 'payment failed before it settled'),
   fulfil: async (tx, order, receipt) => deliverReport(deps, tx, order, receipt, prepared),
