@@ -251,6 +251,40 @@ describe.each(testBackends(TEST_DATABASE_URL))('the compatibility report on $nam
     })
   })
 
+  it('two payments for one order at once: one is charged and served, the other refused before it moves money', async () => {
+    chat.answer({ status: 200, content: 'Overview: a calm, careful match of pace and values.' })
+    const owner = await fileDoc(devnet.accounts.payer, myHeart)
+    const payers = [devnet.accounts.payer, devnet.accounts.payer2]
+    const balances = async () => Promise.all(payers.map((account) => devnet.usdcBalance(account.address)))
+    const [before, payeeBefore] = [await balances(), await payee()]
+
+    const answers = await Promise.all(
+      payers.map((account) =>
+        buy({ ownerId: owner.ownerId }, { credential: owner.credential, account }),
+      ),
+    )
+    const served = answers.filter((answer) => answer.status === 200 && answer.json.report)
+    expect(served.length, JSON.stringify(answers.map((answer) => answer.json))).toBeGreaterThan(0)
+    const receipts = new Set(served.map((answer) => answer.json.receiptId))
+    expect(receipts.size).toBe(1)
+    // The other one waited on the first one's hold (409, retry), or came after it and got its report.
+    for (const answer of answers) {
+      if (answer.status === 409)
+        expect(answer.json.orderId).toBe(reportOrderId(owner.ownerId, undefined))
+      else expect(answer.json).toEqual(served[0]!.json)
+    }
+    expect(await payee()).toBe(payeeBefore + 5_000_000n)
+    const spent = (await balances()).map((balance, index) => before[index]! - balance)
+    expect(spent.sort()).toEqual([0n, 5_000_000n])
+    expect(
+      await findOrder(venue.deps.database, { orderId: reportOrderId(owner.ownerId, undefined) }),
+    ).toMatchObject({
+      status: 'fulfilled',
+      paymentReference: [...receipts][0],
+      settlingReference: null,
+    })
+  })
+
   it('a model that quotes the other heart or leaks contact details is replaced by the venue’s own report', async () => {
     // A second courtship of the owner's, so this is a new order today.
     const second = await enter(me, { ...myHeart, about: 'Second persona: I sail, bake and read.' })
