@@ -255,7 +255,8 @@ describe.each(testBackends(TEST_DATABASE_URL))('the compatibility report on $nam
     chat.answer({ status: 200, content: 'Overview: a calm, careful match of pace and values.' })
     const owner = await fileDoc(devnet.accounts.payer, myHeart)
     const payers = [devnet.accounts.payer, devnet.accounts.payer2]
-    const balances = async () => Promise.all(payers.map((account) => devnet.usdcBalance(account.address)))
+    const balances = async () =>
+      Promise.all(payers.map((account) => devnet.usdcBalance(account.address)))
     const [before, payeeBefore] = [await balances(), await payee()]
 
     const answers = await Promise.all(
