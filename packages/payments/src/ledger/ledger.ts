@@ -57,6 +57,9 @@ const unchanged = (expected: LedgerRow | undefined) =>
     ? and(eq(paymentLedger.state, expected.state), eq(paymentLedger.updatedAt, expected.updatedAt))
     : inArray(paymentLedger.state, PENDING)
 
+/** A jsonb parameter as drizzle writes one: SQL NULL for nothing, else the JSON text. */
+const jsonb = (value: unknown) => sql`${value == null ? null : JSON.stringify(value)}::jsonb`
+
 // A failed payment presented again whose goods were taken: failed again, before any settle call.
 const NOT_HELD = 'presented again: what it pays for is taken; refused before it settled'
 
@@ -73,7 +76,7 @@ const claimStatement = (entry: LedgerEntry, state: 'claimed' | 'settling', lease
       payer, proof, "order", state, lease_until, settle_attempts, updated_at)
     values (${entry.reference}, ${entry.kind}, ${entry.requestKey}, ${entry.rail}, ${entry.network},
       ${entry.amount.toString()}::bigint, ${entry.payTo}, ${entry.payer},
-      ${JSON.stringify(entry.proof)}::jsonb, ${JSON.stringify(entry.order ?? null)}::jsonb,
+      ${jsonb(entry.proof)}, ${jsonb(entry.order)},
       ${state}, ${lease(leaseSeconds)}, ${state === 'settling' ? 1 : 0}, ${touched})
     on conflict (reference) do update set kind = excluded.kind, request_key = excluded.request_key,
       rail = excluded.rail, network = excluded.network, amount = excluded.amount,
@@ -358,8 +361,8 @@ export const createPaymentLedger = (db: LedgerDatabase) => {
     ): Promise<boolean> => {
       // As SQL, not the query builder: this is built after the money moved, before the answer.
       const paid = sql`update payment_ledger set state = 'settled',
-          receipt = ${JSON.stringify(settled)}::jsonb, payer = ${settled.payer}, lease_until = null,
-          settled_at = now(), fulfilment = ${JSON.stringify(fulfilment)}::jsonb, fulfilled_at = now(),
+          receipt = ${jsonb(settled)}, payer = ${settled.payer}, lease_until = null,
+          settled_at = now(), fulfilment = ${jsonb(fulfilment)}, fulfilled_at = now(),
           "order" = null, updated_at = ${touched}
         where reference = ${reference} and state in (${SETTLEABLE_LIST}) and fulfilled_at is null
         returning reference`
