@@ -332,7 +332,7 @@ export const killScenario = (rail: PayerRail, target: () => ChildServiceTarget) 
     } finally {
       await service.stop()
     }
-  })
+  }, 90_000) // two service processes start: up to 24 s in all on a slow day, near the default 30 s
 }
 
 /**
