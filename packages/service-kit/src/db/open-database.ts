@@ -7,6 +7,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
+import { PreparingPglite } from './preparing-pglite.ts'
 
 /** What raw-SQL helpers (the receipt store, benches) need: `pg`'s Pool and PGlite both fit. */
 export type SqlClient = {
@@ -137,7 +138,8 @@ export const openDatabase = async <schema extends Record<string, unknown>>({
   }
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true })
   const pglite = await PGlite.create(dataDir)
-  const db = drizzlePglite(pglite, { schema })
+  const client = new PreparingPglite(pglite)
+  const db = drizzlePglite({ client: client as unknown as PGlite, schema })
   await migratePglite(db, { migrationsFolder })
   const held = new Map<number, Promise<unknown>>()
   const withLock: Database<schema>['withLock'] = async (key, work, { wait = false } = {}) => {
@@ -157,7 +159,7 @@ export const openDatabase = async <schema extends Record<string, unknown>>({
     kind: 'pglite',
     withLock,
     db: db as unknown as PgDatabase<PgQueryResultHKT, schema>,
-    client: pglite,
+    client,
     probe: async () => {
       await pglite.query('SELECT 1')
     },
