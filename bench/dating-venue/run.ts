@@ -1,9 +1,10 @@
-// `npm run bench:dating-venue`: the four dating-venue benchmarks, one after
-// the other, each in its own process (the embedding model and usearch must
-// not share one): the whole match beat on PostgreSQL, the pairing alone with
-// approximate-vs-exact agreement, the embedding worker pool, and the live
-// floor's event streams, a paid compatibility report end to end, chat answers
-// per second, and the operator console's snapshot at scale.
+// `npm run bench:dating-venue`: the dating-venue benchmarks, one after the
+// other, each in its own process (the embedding model and usearch must not
+// share one): the whole match beat on PostgreSQL, the pairing alone with
+// approximate-vs-exact agreement, the embedding worker pool, the live floor's
+// event streams, PGlite's statements prepared or not, a paid compatibility
+// report end to end, chat answers per second, and the operator console's
+// snapshot at scale.
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
@@ -14,6 +15,7 @@ for (const script of [
   'pairing-bench.ts',
   'embed.ts',
   'floor-bench.ts',
+  'pglite-bench.ts',
   'report-bench.ts',
   'chat-bench.ts',
   'admin-bench.ts',

@@ -7,5 +7,6 @@ export {
   type SqlClient,
 } from './open-database.ts'
 export { pgArray } from './pg-array.ts'
+export { PreparingPglite } from './preparing-pglite.ts'
 export { rowsOf } from './rows-of.ts'
 export { createTestDatabase, type TestBackend, testBackends } from './test-database.ts'
