@@ -12,7 +12,7 @@
 import { startDevnet } from '@agents/devnet'
 import type { RequirementV2 } from '@agents/payments'
 import { baseRequirementOf, paymentSignatureHeader } from '@agents/payments/testing'
-import { createTestDatabase } from '@agents/service-kit/db'
+import { createTestDatabase, PreparingPglite } from '@agents/service-kit/db'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import type { Venue } from '../../services/dating-venue/src/start.ts'
@@ -95,7 +95,8 @@ const backends = [await startBackend('PGlite (in-process)')]
 if (temporary) backends.push(await startBackend('PostgreSQL', temporary.url))
 
 type Relay = { name: string; url: string; close: () => Promise<void>; times: number[] }
-// The ledger floor's table sits in the venue's database, on a plain pool as the venue's.
+// The ledger floor's table sits in the venue's database, on a plain pool as the venue's;
+// on PGlite through the statements prepared once, as the venue's.
 const floorPool = temporary ? new pg.Pool({ connectionString: temporary.url, max: 10 }) : undefined
 const floorPglite = new PGlite()
 const relays: Relay[] = [
@@ -106,7 +107,7 @@ const relays: Relay[] = [
   },
   {
     name: 'ledger floor on PGlite (the relay, a claim row beside verify, the receipt after settle)',
-    ...(await startRelay(facilitator, { ledger: floorPglite })),
+    ...(await startRelay(facilitator, { ledger: new PreparingPglite(floorPglite) })),
     times: [],
   },
 ]
