@@ -95,8 +95,8 @@ const backends = [await startBackend('PGlite (in-process)')]
 if (temporary) backends.push(await startBackend('PostgreSQL', temporary.url))
 
 type Relay = { name: string; url: string; close: () => Promise<void>; times: number[] }
-// The ledger floor's table sits in the venue's database, on a plain pool as the venue's;
-// on PGlite through the statements prepared once, as the venue's.
+// The ledger floor's table sits in the venue's database: on PostgreSQL a plain pool (its two
+// small statements unprepared), on PGlite through the statements prepared once, as the venue's.
 const floorPool = temporary ? new pg.Pool({ connectionString: temporary.url, max: 10 }) : undefined
 const floorPglite = new PGlite()
 const relays: Relay[] = [
