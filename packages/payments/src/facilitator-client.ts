@@ -1,3 +1,5 @@
+import { request } from 'undici'
+
 /** How to reach an x402 facilitator over HTTP. */
 export type FacilitatorSettings = {
   url: string
@@ -29,7 +31,11 @@ const call = async <value>(
   body: unknown,
 ): Promise<CallResult<value>> => {
   try {
-    const response = await fetch(new URL(path, url.endsWith('/') ? url : `${url}/`), {
+    // undici's `request`, not `fetch`: the same pooled keep-alive connections
+    // without WHATWG streams and Request objects, half the CPU a call (0.92 ->
+    // 0.46 ms), spent on the paid request's event loop (bench/README.md,
+    // "The facilitator client").
+    const answer = await request(new URL(path, url.endsWith('/') ? url : `${url}/`), {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },
       body: JSON.stringify(body, (_key, item) =>
@@ -37,27 +43,29 @@ const call = async <value>(
       ),
       signal: AbortSignal.timeout(timeoutMs),
     })
-    const text = await response.text()
+    const text = await answer.body.text()
+    const status = answer.statusCode
     let parsed: unknown
     try {
       parsed = JSON.parse(text)
     } catch {
       return {
         ok: false,
-        detail: `facilitator ${path} answered ${response.status} without JSON`,
+        detail: `facilitator ${path} answered ${status} without JSON`,
         reached: true,
       }
     }
     // A facilitator answers 400 with a verdict for invalid payloads; anything
     // else that is not 2xx is the facilitator failing, not the payment.
-    if (!response.ok && response.status !== 400) {
-      return { ok: false, detail: `facilitator ${path} answered ${response.status}`, reached: true }
+    if ((status < 200 || status > 299) && status !== 400) {
+      return { ok: false, detail: `facilitator ${path} answered ${status}`, reached: true }
     }
     if (typeof parsed !== 'object' || parsed === null)
       return { ok: false, detail: `facilitator ${path} answered no object`, reached: true }
     return { ok: true, value: parsed as value }
   } catch (error) {
-    const code = ((error as Error).cause as { code?: string } | undefined)?.code
+    const failure = error as Error & { code?: string; cause?: { code?: string } }
+    const code = failure.code ?? failure.cause?.code
     return {
       ok: false,
       detail: `facilitator ${path} unreachable: ${code ?? (error as Error).name}`,
