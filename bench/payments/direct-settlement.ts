@@ -1,4 +1,9 @@
-import { facilitatorSettle, facilitatorVerify, type RequirementV2 } from '@agents/payments'
+import {
+  facilitatorSettle,
+  facilitatorVerify,
+  type RequirementV2,
+  type X402Rail,
+} from '@agents/payments'
 import { signAuthorization } from '@agents/payments/testing'
 import type { PrivateKeyAccount } from 'viem/accounts'
 
@@ -7,6 +12,15 @@ export const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
 }
+/** The `exact` requirement the payment benches pay on `rail`: 0.001 USDC unless told. */
+export const railRequirement = (rail: X402Rail, amount = '1000'): RequirementV2 => ({
+  scheme: 'exact',
+  maxTimeoutSeconds: 300,
+  amount,
+  ...rail,
+  extra: rail.extra ?? {},
+})
+
 export const median = (values: number[]) => percentile(values, 50)
 export const ms = (value: number) => `${value.toFixed(2)} ms`
 

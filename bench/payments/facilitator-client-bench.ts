@@ -6,9 +6,9 @@
 // process spends is the client's: what every paid request pays twice
 // (`/verify`, `/settle`) on the service's event loop.
 import { startDevnet } from '@agents/devnet'
-import { facilitatorVerify, type RequirementV2 } from '@agents/payments'
+import { facilitatorVerify } from '@agents/payments'
 import { devnetBaseRail, signAuthorization } from '@agents/payments/testing'
-import { median, ms } from './direct-settlement.ts'
+import { median, ms, railRequirement } from './direct-settlement.ts'
 import { startFacilitatorProcess } from './facilitator-process.ts'
 
 const batches = Number(process.env.BENCH_BATCHES ?? 40)
@@ -28,14 +28,7 @@ const verifyWithFetch = async (url: string, body: unknown) => {
 const devnet = await startDevnet({ tempo: false })
 const facilitatorProcess = await startFacilitatorProcess(devnet.base.rpcUrl)
 try {
-  const rail = devnetBaseRail(devnet)
-  const requirement: RequirementV2 = {
-    scheme: 'exact',
-    maxTimeoutSeconds: 300,
-    amount: '1000',
-    ...rail,
-    extra: rail.extra ?? {},
-  }
+  const requirement = railRequirement(devnetBaseRail(devnet))
   const payload = await signAuthorization(devnet.accounts.payer, requirement)
   const body = {
     x402Version: 2,

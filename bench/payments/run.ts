@@ -8,7 +8,6 @@ import {
   createPaymentLedger,
   createSettlementReader,
   type PaymentsDeps,
-  type RequirementV2,
   sellOnce,
 } from '@agents/payments'
 import {
@@ -20,7 +19,13 @@ import {
 } from '@agents/payments/testing'
 import { createTestDatabase } from '@agents/service-kit/db'
 import { Hono } from 'hono'
-import { measureDirectSettlement, median, ms, percentile } from './direct-settlement.ts'
+import {
+  measureDirectSettlement,
+  median,
+  ms,
+  percentile,
+  railRequirement,
+} from './direct-settlement.ts'
 import { profileQueries } from './profile-queries.ts'
 import { timedLedger } from './timed-ledger.ts'
 
@@ -33,13 +38,7 @@ const queries = process.env.BENCH_PROFILE === '1' ? profileQueries() : undefined
 const devnet = await startDevnet({ tempo: false })
 const facilitator = { url: devnet.facilitator.url }
 const rail = devnetBaseRail(devnet)
-const requirement: RequirementV2 = {
-  scheme: 'exact',
-  maxTimeoutSeconds: 300,
-  amount: '1000',
-  ...rail,
-  extra: rail.extra ?? {},
-}
+const requirement = railRequirement(rail)
 const product = testProduct('bench_item')
 
 type Backend = {
