@@ -147,9 +147,9 @@ const runPhase = async (
       }
     }
   }
-  // Rounds far over the baseline's median (a receipt check that missed, which
-  // cost 50 ms when the devnet facilitator polled that slowly, or the machine
-  // busy elsewhere): their share says whether two medians compare like with like.
+  // Settle times are bimodal on every path: when the facilitator's first
+  // receipt check finds nothing yet, viem polls again 50 ms later. The share
+  // of such rounds says whether two medians compare like with like.
   const slowAbove = 1.5 * median(direct)
   const slow = (times: number[]) =>
     `${((times.filter((time) => time > slowAbove).length / times.length) * 100).toFixed(0)} %`

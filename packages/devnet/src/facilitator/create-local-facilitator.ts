@@ -38,11 +38,8 @@ export const createLocalFacilitator = ({
     account,
     chain,
     transport: http(rpcUrl),
-    // Anvil mines on submit, but its hash can come back before the block is
-    // sealed; the receipt check then polls again. At 50 ms a third of instant
-    // settles took 50 ms more (bench/README.md, "Slow rounds"); at 5 ms
-    // they take 5 ms more. viem's 4 s default would add seconds.
-    pollingInterval: 5,
+    // Anvil mines on submit, so receipts exist at once; viem's 4 s default would add latency.
+    pollingInterval: 50,
   }).extend(publicActions)
 
   const signer = toFacilitatorEvmSigner({
