@@ -64,8 +64,12 @@ const call = async <value>(
       return { ok: false, detail: `facilitator ${path} answered no object`, reached: true }
     return { ok: true, value: parsed as value }
   } catch (error) {
-    const failure = error as Error & { code?: string; cause?: { code?: string } }
-    const code = failure.code ?? failure.cause?.code
+    // undici puts a socket error's code on the error; an abort is a DOMException whose
+    // `code` is a number, so only a string code counts.
+    const failure = error as Error & { code?: unknown; cause?: { code?: unknown } }
+    const code = [failure.code, failure.cause?.code].find((item) => typeof item === 'string') as
+      | string
+      | undefined
     return {
       ok: false,
       detail: `facilitator ${path} unreachable: ${code ?? (error as Error).name}`,
