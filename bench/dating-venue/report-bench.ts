@@ -18,7 +18,14 @@ import pg from 'pg'
 import type { Venue } from '../../services/dating-venue/src/start.ts'
 import { ownerWithDoc } from '../../services/dating-venue/src/testing/intake-fixtures.ts'
 import { startTestVenue } from '../../services/dating-venue/src/testing.ts'
-import { measureDirectSettlement, median, ms, percentile } from '../payments/direct-settlement.ts'
+import {
+  type BenchClient,
+  measureDirectSettlement,
+  median,
+  ms,
+  percentile,
+  postJson,
+} from '../payments/direct-settlement.ts'
 import { startFacilitatorProcess } from '../payments/facilitator-process.ts'
 import { measureRelay, startRelay } from '../payments/relay-floor.ts'
 
@@ -34,6 +41,11 @@ const HEART = {
   interests: ['sailing', 'history', 'baking'],
 }
 
+// How often the facilitator asks for a settle's receipt. At the devnet's 50
+// ms, a first check that misses (anvil answers before it sealed the block)
+// waits a whole interval: 24 to 50 % of every path's rounds, and as that
+// share nears half, a median jumps between the two modes.
+const receiptPollingMs = Number(process.env.BENCH_RECEIPT_POLLING_MS ?? 5)
 const started = await startDevnet({ tempo: false })
 // The facilitator is another service wherever the venue runs: in a process of
 // its own, for the baseline and the venue alike. In the bench's process
@@ -42,16 +54,20 @@ const started = await startDevnet({ tempo: false })
 const facilitatorProcess =
   process.env.BENCH_FACILITATOR === 'inproc'
     ? undefined
-    : await startFacilitatorProcess(started.base.rpcUrl)
+    : await startFacilitatorProcess(started.base.rpcUrl, { receiptPollingMs })
 const devnet = facilitatorProcess
   ? { ...started, facilitator: { ...started.facilitator, url: facilitatorProcess.url } }
   : started
 const facilitator = { url: devnet.facilitator.url }
 
-type Backend = { name: string; venue: Venue; paid: number[]; drop: () => Promise<void> }
-const startBackend = async (name: string, databaseUrl?: string): Promise<Backend> => {
+// The client every path is timed through: undici's `request` by default, the one the
+// payments library calls the facilitator with, so the baseline's too (`fetch`,
+// or both: `BENCH_CLIENT=fetch,undici`).
+const clients = (process.env.BENCH_CLIENT ?? 'undici').split(',') as BenchClient[]
+type Backend = { name: string; venue: Venue; client: BenchClient; paid: number[] }
+const startBackend = async (name: string, databaseUrl?: string): Promise<Backend[]> => {
   const venue = await startTestVenue({ devnet, databaseUrl })
-  return { name, venue, paid: [], drop: async () => {} }
+  return clients.map((client) => ({ name: `${name}, client ${client}`, venue, client, paid: [] }))
 }
 
 /** A fresh owner with a filed doc: a new order today. Not timed. */
@@ -79,44 +95,48 @@ const measurePaid = async (backend: Backend, requirement: RequirementV2) => {
   const { url, init } = reportRequest(backend.venue, await newOwner(backend.venue))
   const header = await paymentSignatureHeader(devnet.accounts.payer, requirement)
   const started = performance.now()
-  const response = await fetch(url, {
-    ...init,
-    headers: { ...init.headers, 'payment-signature': header },
-  })
-  const answer = (await response.json()) as { report?: string }
+  const { status, answer } = (await postJson(
+    backend.client,
+    url,
+    { ...init.headers, 'payment-signature': header },
+    init.body,
+  )) as { status: number; answer: { report?: string } }
   const elapsed = performance.now() - started
-  if (response.status !== 200 || !answer.report)
-    throw new Error(`paid report answered ${response.status}: ${JSON.stringify(answer)}`)
+  if (status !== 200 || !answer.report)
+    throw new Error(`paid report answered ${status}: ${JSON.stringify(answer)}`)
   return elapsed
 }
 
 const temporary = serverUrl ? await createTestDatabase(serverUrl) : undefined
-const backends = [await startBackend('PGlite (in-process)')]
-if (temporary) backends.push(await startBackend('PostgreSQL', temporary.url))
+const backends = await startBackend('PGlite (in-process)')
+if (temporary) backends.push(...(await startBackend('PostgreSQL', temporary.url)))
 
-type Relay = { name: string; url: string; close: () => Promise<void>; times: number[] }
+type Relay = { name: string; url: string; client: BenchClient; times: number[] }
 // The ledger floor's table sits in the venue's database: on PostgreSQL a plain pool (its two
 // small statements unprepared), on PGlite through the statements prepared once, as the venue's.
 const floorPool = temporary ? new pg.Pool({ connectionString: temporary.url, max: 10 }) : undefined
 const floorPglite = new PGlite()
-const relays: Relay[] = [
+const relayServers = [
   {
     name: 'relay floor (a bare route forwarding verify + settle)',
     ...(await startRelay(facilitator)),
-    times: [],
   },
   {
     name: 'ledger floor on PGlite (the relay, a claim row beside verify, the receipt after settle)',
     ...(await startRelay(facilitator, { ledger: new PreparingPglite(floorPglite) })),
-    times: [],
   },
+  ...(floorPool
+    ? [
+        {
+          name: 'ledger floor on PostgreSQL (the same)',
+          ...(await startRelay(facilitator, { ledger: floorPool })),
+        },
+      ]
+    : []),
 ]
-if (floorPool)
-  relays.push({
-    name: 'ledger floor on PostgreSQL (the same)',
-    ...(await startRelay(facilitator, { ledger: floorPool })),
-    times: [],
-  })
+const relays: Relay[] = relayServers.flatMap(({ name, url }) =>
+  clients.map((client) => ({ name: `${name}, client ${client}`, url, client, times: [] })),
+)
 
 /**
  * One phase: `count` rounds after the warm-up, each measuring every path
@@ -139,7 +159,12 @@ const runPhase = async (
         const elapsed = await measureDirect(requirement)
         if (round >= warmUp) direct.push(elapsed)
       } else if ('times' in path) {
-        const elapsed = await measureRelay(path.url, devnet.accounts.payer, requirement)
+        const elapsed = await measureRelay(
+          path.url,
+          devnet.accounts.payer,
+          requirement,
+          path.client,
+        )
         if (round >= warmUp) path.times.push(elapsed)
       } else {
         const elapsed = await measurePaid(path, requirements.get(path)!)
@@ -196,8 +221,8 @@ try {
     await runPhase("Base's block time: a block every 2 s", blockRounds, requirements)
   }
 } finally {
-  for (const backend of backends) await backend.venue.close()
-  for (const relay of relays) await relay.close()
+  for (const venue of new Set(backends.map((backend) => backend.venue))) await venue.close()
+  for (const relay of relayServers) await relay.close()
   await floorPool?.end()
   await floorPglite.close()
   await temporary?.drop()

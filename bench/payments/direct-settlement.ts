@@ -5,6 +5,7 @@ import {
   type X402Rail,
 } from '@agents/payments'
 import { signAuthorization } from '@agents/payments/testing'
+import { request } from 'undici'
 import type { PrivateKeyAccount } from 'viem/accounts'
 
 /** The `p`th percentile of `values` (nearest rank). */
@@ -45,6 +46,24 @@ export const measureDirectSettlement = async (
   const settled = await facilitatorSettle(facilitator, body)
   const elapsed = performance.now() - started
   if (!verified.ok || !settled.ok || !settled.value.success)
-    throw new Error('direct settlement failed')
+    throw new Error(`direct settlement failed: ${JSON.stringify({ verified, settled })}`)
   return elapsed
+}
+
+/** How a bench reaches a paid route: `fetch`, or undici's `request` (the facilitator client's). */
+export type BenchClient = 'fetch' | 'undici'
+
+/** POSTs JSON and reads the answer as JSON, through `client`. */
+export const postJson = async (
+  client: BenchClient,
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; answer: unknown }> => {
+  if (client === 'fetch') {
+    const response = await fetch(url, { method: 'POST', headers, body })
+    return { status: response.status, answer: await response.json() }
+  }
+  const response = await request(url, { method: 'POST', headers, body })
+  return { status: response.statusCode, answer: await response.body.json() }
 }

@@ -9,11 +9,19 @@ import { DEVNET_PRIVATE_KEYS } from '@agents/devnet'
 import { defineBaseDevnet } from '../../packages/devnet/src/chains/start-base-chain.ts'
 import { startFacilitator } from '../../packages/devnet/src/facilitator/start-facilitator.ts'
 
-/** The facilitator in a child process settling on `rpcUrl`: its URL, and how to stop it. */
-export const startFacilitatorProcess = (rpcUrl: string) =>
+/**
+ * The facilitator in a child process settling on `rpcUrl`: its URL, and how
+ * to stop it. `receiptPollingMs`: how often a settle asks for its receipt
+ * (the devnet's 50 by default).
+ */
+export const startFacilitatorProcess = (rpcUrl: string, { receiptPollingMs = 50 } = {}) =>
   new Promise<{ url: string; stop: () => void }>((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
-      env: { PATH: process.env.PATH ?? '', FACILITATOR_RPC_URL: rpcUrl },
+      env: {
+        PATH: process.env.PATH ?? '',
+        FACILITATOR_RPC_URL: rpcUrl,
+        FACILITATOR_RECEIPT_POLLING_MS: String(receiptPollingMs),
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
       // Its own process group: a signal meant for the bench's group does not reach it.
       detached: true,
@@ -34,6 +42,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     rpcUrl,
     chain: defineBaseDevnet(rpcUrl),
     privateKey: DEVNET_PRIVATE_KEYS.facilitator,
+    receiptPollingMs: Number(process.env.FACILITATOR_RECEIPT_POLLING_MS ?? 50),
   })
   console.log(`listening on ${facilitator.url}`)
 }

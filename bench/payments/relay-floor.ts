@@ -15,6 +15,7 @@ import {
 import { signAuthorization } from '@agents/payments/testing'
 import { Hono } from 'hono'
 import type { PrivateKeyAccount } from 'viem/accounts'
+import { type BenchClient, postJson } from './direct-settlement.ts'
 
 /** What the ledger floor needs of a database: one parameterised query. */
 export type FloorDatabase = { query: (text: string, params: unknown[]) => Promise<unknown> }
@@ -47,7 +48,8 @@ export const startRelay = async (
     ])
     if (!verified.ok || !verified.value.isValid) return c.json({ error: 'not verified' }, 402)
     const settled = await facilitatorSettle(facilitator, body)
-    if (!settled.ok || !settled.value.success) return c.json({ error: 'not settled' }, 502)
+    if (!settled.ok || !settled.value.success)
+      return c.json({ error: 'not settled', settle: settled }, 502)
     await ledger?.query(
       `update floor_ledger set state = 'settled', receipt = $2, updated_at = now() where reference = $1 and state = 'settling'`,
       [
@@ -66,6 +68,7 @@ export const measureRelay = async (
   relayUrl: string,
   payer: PrivateKeyAccount,
   requirement: RequirementV2,
+  client: BenchClient = 'undici',
 ) => {
   const payload = await signAuthorization(payer, requirement)
   const body = JSON.stringify({
@@ -74,13 +77,13 @@ export const measureRelay = async (
     paymentRequirements: requirement,
   })
   const started = performance.now()
-  const response = await fetch(relayUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
+  const { status, answer } = await postJson(
+    client,
+    relayUrl,
+    { 'content-type': 'application/json' },
     body,
-  })
-  await response.json()
+  )
   const elapsed = performance.now() - started
-  if (response.status !== 200) throw new Error(`relay answered ${response.status}`)
+  if (status !== 200) throw new Error(`relay answered ${status}: ${JSON.stringify(answer)}`)
   return elapsed
 }

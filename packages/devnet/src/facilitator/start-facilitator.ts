@@ -1,14 +1,13 @@
-import type { Address, Chain, Hex } from 'viem'
+import type { Address } from 'viem'
 import { serveLocal } from '../serve-local.ts'
 import { createFacilitatorApp } from './create-facilitator-app.ts'
-import { createLocalFacilitator } from './create-local-facilitator.ts'
+import {
+  type CreateLocalFacilitatorParameters,
+  createLocalFacilitator,
+} from './create-local-facilitator.ts'
 import type { FacilitatorBehavior } from './facilitator-behavior.ts'
 
-export type StartFacilitatorParameters = {
-  rpcUrl: string
-  chain: Chain
-  privateKey: Hex
-}
+export type StartFacilitatorParameters = CreateLocalFacilitatorParameters
 
 export type StartFacilitatorReturnType = {
   url: string
