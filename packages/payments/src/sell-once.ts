@@ -108,11 +108,18 @@ export type SaleTerms = Omit<
 
 type Attempt = X402Attempt | MppAttempt
 
-/** Verifications started by `verifyAhead`, by request: each is used once, by the same sale. */
+/**
+ * Payments read and verifications started by `verifyAhead`, by request: each
+ * is used once, by the sale of the same request at the same requirements.
+ */
 const verifiedAhead = new WeakMap<
   Request,
-  { body: string; verifying: ReturnType<typeof verifyX402> }
+  { requirements: string; attempt: X402Attempt; verifying: ReturnType<typeof verifyX402> }
 >()
+
+/** What a payment is read against: the same requirements read the same payment the same way. */
+const requirementsKey = ({ offered, offeredV1 }: PaymentChallenge) =>
+  JSON.stringify([offered, offeredV1])
 
 /**
  * Starts the facilitator's `/verify` of a request's x402 payment as the
@@ -120,34 +127,30 @@ const verifiedAhead = new WeakMap<
  * credential, its reads) instead of after them. Verifying is a question to
  * the facilitator: nothing is written and nothing moves, and a request the
  * route refuses only cost that question. `sellOnce` on the same request
- * and terms takes the answer instead of asking again.
+ * and terms takes the payment as read here and the answer, instead of
+ * reading and asking again.
  *
  * @example
  * app.use(REPORT_PATH, (c, next) => (verifyAhead(deps.payments, c.req.raw, terms), next()))
  */
 export const verifyAhead = (deps: PaymentsDeps, request: Request, terms: SaleTerms) => {
   if (!deps.x402) return
-  const read = readPayment(deps, request, terms, paymentChallenge(deps, request, terms))
+  const challenge = paymentChallenge(deps, request, terms)
+  const read = readPayment(deps, request, terms, challenge)
   if (!read?.ok || read.attempt.rail !== 'x402') return
   verifiedAhead.set(request, {
-    body: bodyKey(read.attempt),
+    requirements: requirementsKey(challenge),
+    attempt: read.attempt,
     verifying: verifyX402(deps.x402.facilitator, read.attempt),
   })
 }
 
-/** What the facilitator is asked to verify: the same payment against the same requirement. */
-const bodyKey = (attempt: X402Attempt) =>
-  JSON.stringify(attempt.facilitatorBody, (_key, item) =>
-    typeof item === 'bigint' ? item.toString() : item,
-  )
-
-/** The verification `verifyAhead` started for this very payment, or a new one. */
-const verification = (deps: PaymentsDeps, request: Request, attempt: X402Attempt) => {
+/** What `verifyAhead` read and asked for this request, if the sale offers the same requirements. */
+const takeAhead = (request: Request, challenge: PaymentChallenge) => {
   const ahead = verifiedAhead.get(request)
+  if (!ahead) return undefined
   verifiedAhead.delete(request)
-  return ahead && ahead.body === bodyKey(attempt)
-    ? ahead.verifying
-    : verifyX402(deps.x402!.facilitator, attempt)
+  return ahead.requirements === requirementsKey(challenge) ? ahead : undefined
 }
 
 type Sale = {
@@ -172,7 +175,10 @@ export const sellOnce = async <order, fulfilment>(
   params: SellParameters<order, fulfilment>,
 ): Promise<Response> => {
   const challenge = paymentChallenge(deps, request, params)
-  const read = readPayment(deps, request, params, challenge)
+  const ahead = takeAhead(request, challenge)
+  const read = ahead
+    ? { ok: true as const, attempt: ahead.attempt }
+    : readPayment(deps, request, params, challenge)
   if (!read) return challenge.respond()
   if (!read.ok) return challenge.respond(read)
   const refusedPayer = params.payer?.(read.attempt.payer)
@@ -193,7 +199,10 @@ export const sellOnce = async <order, fulfilment>(
     // the 402, as if never written. A retry of a payment already in the
     // ledger fails verification (its nonce is used) and is answered from the
     // ledger.
-    const verifying = attempt.rail === 'x402' ? verification(deps, request, attempt) : undefined
+    const verifying =
+      attempt.rail === 'x402'
+        ? (ahead?.verifying ?? verifyX402(deps.x402!.facilitator, attempt))
+        : undefined
     const claiming = deps.ledger
       .claim(
         {

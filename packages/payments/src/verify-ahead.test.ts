@@ -27,8 +27,9 @@ let closeProxy: () => Promise<void>
 let db: LedgerDatabase
 let closeDb: () => Promise<void>
 let requirement: RequirementV2
-/** `/verify` calls that reached the facilitator. */
+/** `/verify` calls that reached the facilitator, and calls not answered yet. */
 let verifies = 0
+let inFlight = 0
 
 beforeAll(async () => {
   devnet = await startDevnet({ tempo: false })
@@ -37,11 +38,16 @@ beforeAll(async () => {
   const proxy = new Hono()
   proxy.all('*', async (c) => {
     if (c.req.path === '/verify') verifies++
-    return fetch(new URL(c.req.path, devnet.facilitator.url), {
-      method: c.req.method,
-      headers: { 'content-type': 'application/json' },
-      ...(c.req.method === 'GET' ? {} : { body: await c.req.text() }),
-    })
+    inFlight++
+    try {
+      return await fetch(new URL(c.req.path, devnet.facilitator.url), {
+        method: c.req.method,
+        headers: { 'content-type': 'application/json' },
+        ...(c.req.method === 'GET' ? {} : { body: await c.req.text() }),
+      })
+    } finally {
+      inFlight--
+    }
   })
   const facilitator = await serveLocal(proxy.fetch)
   closeProxy = facilitator.close
@@ -57,11 +63,8 @@ beforeAll(async () => {
     PATH,
     async (c, next) => {
       // As the request arrives, before the route's own checks.
-      verifyAhead(
-        deps,
-        c.req.raw,
-        c.req.header('x-other-price') ? { ...terms, price: { amount: PRICE * 2n } } : terms,
-      )
+      const price = c.req.header('x-other-price')
+      verifyAhead(deps, c.req.raw, price ? { ...terms, price: { amount: BigInt(price) } } : terms)
       await next()
     },
     (c) =>
@@ -119,9 +122,23 @@ test('behavior: a route that refuses after verifying ahead has moved and written
 test('behavior: terms the payment does not meet start nothing ahead; the sale verifies on its own', async () => {
   const before = { verifies, paid: await payee() }
   const response = await post(await paymentSignatureHeader(devnet.accounts.payer, requirement), {
-    'x-other-price': '1',
+    'x-other-price': String(PRICE * 2n),
   })
   expect(response.status).toBe(200)
   expect(verifies - before.verifies).toBe(1)
   expect(await payee()).toBe(before.paid + PRICE)
+})
+
+test('behavior: a payment read ahead at a lower price than the sale asks is read again and refused; nothing moves', async () => {
+  const cheaper = { ...requirement, amount: String(PRICE / 2n) }
+  const before = { paid: await payee(), rows: await ledgerRows() }
+  const response = await post(await paymentSignatureHeader(devnet.accounts.payer, cheaper), {
+    'x-other-price': String(PRICE / 2n),
+  })
+  expect(response.status).toBe(402)
+  expect(await response.json()).toMatchObject({ error: 'payment not verified' })
+  expect(await payee()).toBe(before.paid)
+  expect(await ledgerRows()).toBe(before.rows)
+  // The question asked ahead may still be on its way.
+  await expect.poll(() => inFlight).toBe(0)
 })
