@@ -65,8 +65,12 @@ const facilitator = { url: devnet.facilitator.url }
 // or both: `BENCH_CLIENT=fetch,undici`).
 const clients = (process.env.BENCH_CLIENT ?? 'undici').split(',') as BenchClient[]
 type Backend = { name: string; venue: Venue; client: BenchClient; paid: number[] }
-const startBackend = async (name: string, databaseUrl?: string): Promise<Backend[]> => {
-  const venue = await startTestVenue({ devnet, databaseUrl })
+const startBackend = async (
+  name: string,
+  databaseUrl?: string,
+  start = startTestVenue,
+): Promise<Backend[]> => {
+  const venue = await start({ devnet, databaseUrl })
   return clients.map((client) => ({ name: `${name}, client ${client}`, venue, client, paid: [] }))
 }
 
@@ -110,6 +114,21 @@ const measurePaid = async (backend: Backend, requirement: RequirementV2) => {
 const temporary = serverUrl ? await createTestDatabase(serverUrl) : undefined
 const backends = await startBackend('PGlite (in-process)')
 if (temporary) backends.push(...(await startBackend('PostgreSQL', temporary.url)))
+// BENCH_COMPARE=<another checkout of this repository, with node_modules>: its
+// venue as well, on databases of its own, measured in the same rounds: a
+// change before and after in one run, on the same machine load.
+const compared = process.env.BENCH_COMPARE
+const comparedDatabase = compared && serverUrl ? await createTestDatabase(serverUrl) : undefined
+if (compared) {
+  const { startTestVenue: startCompared } = (await import(
+    `${compared}/services/dating-venue/src/testing.ts`
+  )) as { startTestVenue: typeof startTestVenue }
+  backends.push(...(await startBackend(`PGlite, ${compared}`, undefined, startCompared)))
+  if (comparedDatabase)
+    backends.push(
+      ...(await startBackend(`PostgreSQL, ${compared}`, comparedDatabase.url, startCompared)),
+    )
+}
 
 type Relay = { name: string; url: string; client: BenchClient; times: number[] }
 // The ledger floor's table sits in the venue's database: on PostgreSQL a plain pool (its two
@@ -226,6 +245,7 @@ try {
   await floorPool?.end()
   await floorPglite.close()
   await temporary?.drop()
+  await comparedDatabase?.drop()
   facilitatorProcess?.stop()
   await devnet.stop()
 }

@@ -7,6 +7,7 @@ export {
   type SqlClient,
 } from './open-database.ts'
 export { pgArray } from './pg-array.ts'
+export { preparedOnce } from './prepared-once.ts'
 export { PreparingPglite } from './preparing-pglite.ts'
 export { rowsOf } from './rows-of.ts'
 export { createTestDatabase, type TestBackend, testBackends } from './test-database.ts'

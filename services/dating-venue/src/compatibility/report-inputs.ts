@@ -1,5 +1,5 @@
-import type { AnyTransaction } from '@agents/service-kit/db'
-import { desc, eq, inArray } from 'drizzle-orm'
+import { type AnyTransaction, preparedOnce } from '@agents/service-kit/db'
+import { desc, eq, inArray, sql } from 'drizzle-orm'
 import type { VenueDatabase } from '../db/open.ts'
 import { couples, heartFiles, owners, personas, personaVectors } from '../db/schema.ts'
 import { cosine } from '../embeddings/cosine.ts'
@@ -28,6 +28,18 @@ const marketOf = (row: { homeMarket: string | null; activeMarket: string | null 
   active: row.activeMarket ?? 'remote',
 })
 
+/** The owner and its latest doc in one read (no doc: one row, heart null); every paid report reads it. */
+const ownerAndLatestHeart = preparedOnce((db: Executor) =>
+  db
+    .select({ id: owners.id, heart: heartFiles.heart })
+    .from(owners)
+    .leftJoin(heartFiles, eq(heartFiles.ownerId, owners.id))
+    .where(eq(owners.id, sql.placeholder('ownerId')))
+    .orderBy(desc(heartFiles.id))
+    .limit(1)
+    .prepare('venue_owner_latest_heart'),
+)
+
 /**
  * Loads what an owner's report needs, and refuses what no payment could
  * fix: an unknown owner or couple (404), a couple the owner is not in
@@ -38,14 +50,7 @@ export const loadReportInputs = async (
   db: Executor,
   { ownerId, coupleId }: { ownerId: number; coupleId: number | undefined },
 ): Promise<ReportInputsOutcome> => {
-  // The owner and its latest doc in one read (no doc: one row, heart null).
-  const [owner] = await db
-    .select({ id: owners.id, heart: heartFiles.heart })
-    .from(owners)
-    .leftJoin(heartFiles, eq(heartFiles.ownerId, owners.id))
-    .where(eq(owners.id, ownerId))
-    .orderBy(desc(heartFiles.id))
-    .limit(1)
+  const [owner] = await ownerAndLatestHeart(db).execute({ ownerId })
   if (!owner) return { ok: false, status: 404, error: REPORT_ERRORS.noSuchOwner }
   if (coupleId === undefined) {
     if (owner.heart === null) return { ok: false, status: 409, error: REPORT_ERRORS.noDoc }

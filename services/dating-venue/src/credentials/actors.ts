@@ -1,11 +1,28 @@
 import { ApiError } from '@agents/service-kit'
-import { eq } from 'drizzle-orm'
+import { preparedOnce } from '@agents/service-kit/db'
+import { eq, sql } from 'drizzle-orm'
 import type { VenueDatabase } from '../db/open.ts'
 import { agentEndpoints, type EndpointRow, type OwnerRow, owners } from '../db/schema.ts'
 import { bearerOf, parseCredential, secretMatches } from './credentials.ts'
 
 /** Who a valid credential speaks for. */
 export type Actor = { kind: 'owner'; owner: OwnerRow } | { kind: 'agent'; endpoint: EndpointRow }
+
+// Every credentialed request reads one of these: built once, not on every request.
+const ownerById = preparedOnce((db: VenueDatabase['db']) =>
+  db
+    .select()
+    .from(owners)
+    .where(eq(owners.id, sql.placeholder('id')))
+    .prepare('venue_owner_by_id'),
+)
+const endpointById = preparedOnce((db: VenueDatabase['db']) =>
+  db
+    .select()
+    .from(agentEndpoints)
+    .where(eq(agentEndpoints.id, sql.placeholder('id')))
+    .prepare('venue_endpoint_by_id'),
+)
 
 /**
  * Resolves `Authorization: Bearer <credential>` to its owner or active agent
@@ -20,13 +37,10 @@ export const authenticate = async (
   if (!parsed) throw new ApiError(403, 'credential not recognised')
   const { db } = database
   if (parsed.kind === 'owner') {
-    const [owner] = await db.select().from(owners).where(eq(owners.id, parsed.id))
+    const [owner] = await ownerById(db).execute({ id: parsed.id })
     if (owner && secretMatches(parsed.secret, owner.credentialHash)) return { kind: 'owner', owner }
   } else {
-    const [endpoint] = await db
-      .select()
-      .from(agentEndpoints)
-      .where(eq(agentEndpoints.id, parsed.id))
+    const [endpoint] = await endpointById(db).execute({ id: parsed.id })
     if (endpoint?.status === 'active' && secretMatches(parsed.secret, endpoint.credentialHash))
       return { kind: 'agent', endpoint }
   }
