@@ -1,13 +1,10 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { x402Client } from '@x402/core/client'
-import type { PaymentRequirements } from '@x402/core/types'
-import { toClientEvmSigner } from '@x402/evm'
-import { registerExactEvmScheme } from '@x402/evm/exact/client'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { defineBaseDevnet } from '../chains/start-base-chain.ts'
 import { DEVNET_PRIVATE_KEYS } from '../devnet-accounts.ts'
 import { type Devnet, startDevnet } from '../start-devnet.ts'
+import { signTestPayment } from './sign-test-payment.ts'
 import { startFacilitator } from './start-facilitator.ts'
 
 let devnet: Devnet
@@ -60,36 +57,14 @@ test('a settle whose receipt is missing at first asks again, without waiting for
     receiptPollingMs: 5,
   })
   try {
-    const paymentRequirements: PaymentRequirements = {
-      scheme: 'exact',
-      network: 'eip155:8453',
-      amount: '10000',
-      asset: devnet.base.usdc,
-      payTo: devnet.accounts.payee,
-      maxTimeoutSeconds: 60,
-      extra: { name: 'USD Coin', version: '2' },
-    }
-    const client = new x402Client()
-    registerExactEvmScheme(client, {
-      signer: toClientEvmSigner(devnet.accounts.payer, devnet.base.publicClient),
-      networks: ['eip155:8453'],
-    })
-    const paymentPayload = await client.createPaymentPayload({
-      x402Version: 2,
-      resource: {
-        url: 'http://127.0.0.1/paid',
-        description: 'polling test',
-        mimeType: 'text/plain',
-      },
-      accepts: [paymentRequirements],
-    })
+    const body = await signTestPayment(devnet, 10_000n)
     const before = await devnet.usdcBalance(devnet.accounts.payee)
 
     // Nothing else is sent, so no later block comes: a wait for the next block would hang here.
     const settled = await fetch(`${facilitator.url}/settle`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ x402Version: 2, paymentPayload, paymentRequirements }),
+      body: JSON.stringify(body),
       signal: AbortSignal.timeout(5_000),
     })
 

@@ -1,11 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import { x402Client } from '@x402/core/client'
 import { FacilitatorTimeoutError, HTTPFacilitatorClient } from '@x402/core/server'
-import type { PaymentPayload, PaymentRequirements, SettleResponse } from '@x402/core/types'
-import { toClientEvmSigner } from '@x402/evm'
-import { registerExactEvmScheme } from '@x402/evm/exact/client'
+import type { SettleResponse } from '@x402/core/types'
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { type Devnet, startDevnet } from '../start-devnet.ts'
+import { type SettleBody, signTestPayment } from './sign-test-payment.ts'
 
 let devnet: Devnet
 
@@ -21,35 +19,8 @@ afterAll(async () => {
 
 const PRICE = 10_000n
 
-type SettleBody = {
-  x402Version: 2
-  paymentPayload: PaymentPayload
-  paymentRequirements: PaymentRequirements
-}
-
 /** A fresh x402 v2 `exact` payment (new EIP-3009 nonce) of PRICE from payer to payee. */
-const signPayment = async (): Promise<SettleBody> => {
-  const paymentRequirements: PaymentRequirements = {
-    scheme: 'exact',
-    network: 'eip155:8453',
-    amount: PRICE.toString(),
-    asset: devnet.base.usdc,
-    payTo: devnet.accounts.payee,
-    maxTimeoutSeconds: 60,
-    extra: { name: 'USD Coin', version: '2' },
-  }
-  const client = new x402Client()
-  registerExactEvmScheme(client, {
-    signer: toClientEvmSigner(devnet.accounts.payer, devnet.base.publicClient),
-    networks: ['eip155:8453'],
-  })
-  const paymentPayload = await client.createPaymentPayload({
-    x402Version: 2,
-    resource: { url: 'http://127.0.0.1/paid', description: 'fault test', mimeType: 'text/plain' },
-    accepts: [paymentRequirements],
-  })
-  return { x402Version: 2, paymentPayload, paymentRequirements }
-}
+const signPayment = () => signTestPayment(devnet, PRICE)
 
 const post = (path: 'verify' | 'settle', body: SettleBody) =>
   fetch(`${devnet.facilitator.url}/${path}`, {
