@@ -42,9 +42,9 @@ const HEART = {
 }
 
 // How often the facilitator asks for a settle's receipt. At the devnet's 50
-// ms, a first check that misses (anvil answers before it sealed the block)
-// waits a whole interval: 24 to 50 % of every path's rounds, and as that
-// share nears half, a median jumps between the two modes.
+// ms, a first check that misses (anvil answers before the receipt can be
+// read) waits a whole interval: 24 to 50 % of every path's rounds, and as
+// that share nears half, a median jumps between the two modes.
 const receiptPollingMs = Number(process.env.BENCH_RECEIPT_POLLING_MS ?? 5)
 const started = await startDevnet({ tempo: false })
 // The facilitator is another service wherever the venue runs: in a process of
