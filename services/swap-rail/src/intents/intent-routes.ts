@@ -13,6 +13,12 @@ import { MatchView } from '../matches/match-schemas.ts'
 import { IdParam, idOr404 } from '../row-ids.ts'
 import { CreateIntentBody, getIntent, IntentView, intentView, postIntent } from './intents.ts'
 
+// A union, not `.nullable()`: on a named schema zod-openapi drops the null (a bare $ref, or an
+// allOf with the object) and the document would say an object where `null` is sent.
+const MatchOrWaiting = z.union([MatchView, z.null()]).openapi({
+  description: 'the match, with its payment challenge; null while the intent waits for an offer',
+})
+
 export const registerIntentRoutes = (app: App, deps: SwapDeps) => {
   jsonRoute(
     app,
@@ -25,7 +31,7 @@ export const registerIntentRoutes = (app: App, deps: SwapDeps) => {
       ...freeRead,
       request: { body: json(CreateIntentBody(deps.limits), 'the intent') },
       responses: {
-        201: json(z.object({ intent: IntentView, match: MatchView.nullable() }), 'intent filed'),
+        201: json(z.object({ intent: IntentView, match: MatchOrWaiting }), 'intent filed'),
         ...errors({ 400: 'invalid intent', 413: 'body too large', 415: 'not JSON' }),
       },
     }),
