@@ -5,7 +5,14 @@ import { HTTPException } from 'hono/http-exception'
 import { methodNotAllowed } from 'hono/method-not-allowed'
 import type { App, AppEnv } from './app-type.ts'
 import { ApiError, errorBody } from './errors.ts'
+import {
+  type LimitRequestsParameters,
+  limitRequests,
+  matchedRoute,
+} from './limits/limit-requests.ts'
+import { documentLimits } from './limits/openapi-limits.ts'
 import type { Logger } from './logger.ts'
+import { type Metrics, mountMetrics } from './metrics/metrics.ts'
 import { document, json } from './openapi.ts'
 import { sanitizeError } from './sanitize-error.ts'
 import { isUnavailable } from './unavailable.ts'
@@ -32,6 +39,12 @@ export type CreateAppParameters = {
   healthResponses?: RouteConfig['responses']
   /** Runs first on every request, before 404/405 and every route (the venue's geographic gate). */
   gate?: MiddlewareHandler<AppEnv>
+  /** Request limits per client and route class (after the gate, before every route); each limited route's 429 is documented. */
+  limits?: LimitRequestsParameters<string>
+  /** Counts every request by route and status, and serves `GET /metrics` to `metricsToken`. */
+  metrics?: Metrics
+  /** The operator's bearer token for `GET /metrics`; unset: the route answers 403. */
+  metricsToken?: string | undefined
 }
 
 const MALFORMED_JSON = 'Malformed JSON in request body'
@@ -56,6 +69,9 @@ export const createApp = ({
   health,
   healthResponses,
   gate,
+  limits,
+  metrics,
+  metricsToken,
 }: CreateAppParameters): App => {
   const app: App = new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {
@@ -69,17 +85,33 @@ export const createApp = ({
     const started = performance.now()
     c.set('logger', logger)
     await next()
+    const ms = performance.now() - started
+    if (metrics) {
+      const route = matchedRoute(c)
+      metrics.requests.inc({ method: route.method, route: route.path, status: c.res.status })
+      metrics.duration.observe({ method: route.method, route: route.path }, ms / 1000)
+    }
     logger.info(
       {
         method: c.req.method,
         path: c.req.path,
         status: c.res.status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
+        ms: Math.round(ms * 10) / 10,
       },
       'request',
     )
   })
   if (gate) app.use(gate)
+  if (limits)
+    app.use(
+      limitRequests({
+        ...limits,
+        onLimited: (name) => {
+          metrics?.limited.inc({ limit: name })
+          limits.onLimited?.(name)
+        },
+      }),
+    )
   app.use(
     methodNotAllowed({
       app,
@@ -105,7 +137,7 @@ export const createApp = ({
   app.notFound((c) => c.json(errorBody(notFoundMessage), 404))
   app.onError((error, c) => {
     if (error instanceof ApiError)
-      return c.json(errorBody(error.message, error.extras), error.status)
+      return c.json(errorBody(error.message, error.extras), error.status, error.headers)
     if (error instanceof HTTPException && error.status < 500) {
       const message = error.message === MALFORMED_JSON ? 'malformed JSON body' : error.message
       return c.json(errorBody(message || 'bad request'), error.status)
@@ -161,12 +193,16 @@ export const createApp = ({
   })
   let openapi: unknown
   app.get(documentPath, (c) => {
-    openapi ??= app.getOpenAPI31Document({
-      openapi: '3.1.0',
-      info: { title: name, version, ...(description ? { description } : {}) },
-    })
+    openapi ??= documentLimits(
+      app.getOpenAPI31Document({
+        openapi: '3.1.0',
+        info: { title: name, version, ...(description ? { description } : {}) },
+      }),
+      limits,
+    )
     return c.json(openapi)
   })
+  if (metrics) mountMetrics(app, { metrics, token: metricsToken })
 
   return app
 }

@@ -13,10 +13,18 @@ export type ErrorExtras = Record<string, unknown>
 export class ApiError extends HTTPException {
   override readonly name = 'ApiError'
   readonly extras: ErrorExtras
+  /** Response headers that go with the error (`Retry-After`, `RateLimit`). */
+  readonly headers: Record<string, string>
 
-  constructor(status: ContentfulStatusCode, message: string, extras: ErrorExtras = {}) {
+  constructor(
+    status: ContentfulStatusCode,
+    message: string,
+    extras: ErrorExtras = {},
+    headers: Record<string, string> = {},
+  ) {
     super(status, { message })
     this.extras = extras
+    this.headers = headers
   }
 }
 

@@ -10,12 +10,62 @@ export { type App, type AppEnv, type CreateAppParameters, createApp } from './cr
 export { ApiError, type ErrorExtras, errorBody } from './errors.ts'
 export { type Es256Key, loadEs256Key } from './es256-key.ts'
 export { bearerToken } from './http/bearer-token.ts'
+export {
+  type ClientAddressParameters,
+  clientAddress,
+  type ForwardedTrust,
+  pickForwardedFor,
+  pickForwardedHop,
+} from './http/client-address.ts'
+export { clientGroup } from './http/client-group.ts'
 export { escapeHtml } from './http/escape-html.ts'
 export { isJsonMediaType } from './http/is-json-media-type.ts'
+export { normalizeIp } from './http/normalize-ip.ts'
 export { readJsonBody } from './http/read-json-body.ts'
 export { type JsonRouteInput, type JsonRouteOptions, jsonRoute } from './json-route.ts'
+export {
+  type BudgetPolicies,
+  BudgetSpent,
+  type BudgetState,
+  createOutboundBudget,
+  type OutboundBudget,
+  type Spender,
+} from './limits/budget.ts'
+export type { Client, TakeLimit } from './limits/client.ts'
+export { ForwardedTrustSetting, limitPolicies, limitSettings } from './limits/limit-config.ts'
+export { describePolicy, type LimitPolicy, LimitSetting } from './limits/limit-policy.ts'
+export {
+  credentialKey,
+  type LimitRequestsParameters,
+  limitHeaders,
+  limitRequests,
+  type MatchedRoute,
+  TooManyRequests,
+  tooManyRequestsResponse,
+} from './limits/limit-requests.ts'
+export {
+  type CreateLimitsParameters,
+  createLimits,
+  LIMITS_TABLE,
+  type LimitDecision,
+  type LimitStore,
+  type Limits,
+} from './limits/limits.ts'
+export { LIMIT_HEADERS } from './limits/openapi-limits.ts'
 export { type CreateLoggerParameters, createLogger, type Logger } from './logger.ts'
-export { defineMcpTool, type McpTool, type MountMcpParameters, mountMcp } from './mcp.ts'
+export {
+  defineMcpTool,
+  type McpCallContext,
+  type McpTool,
+  type MountMcpParameters,
+  mountMcp,
+} from './mcp.ts'
+export {
+  type CreateMetricsParameters,
+  createMetrics,
+  type Metrics,
+  mountMetrics,
+} from './metrics/metrics.ts'
 export { document, ErrorResponse, errors, freeRead, json } from './openapi.ts'
 export {
   checkPublicUrl,

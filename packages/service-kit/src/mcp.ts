@@ -5,6 +5,10 @@ import { CallToolRequestSchema, type ToolAnnotations } from '@modelcontextprotoc
 import { HTTPException } from 'hono/http-exception'
 import type { App } from './create-app.ts'
 import { ApiError, errorBody } from './errors.ts'
+import type { Client, TakeLimit } from './limits/client.ts'
+import { limitHeaders, tooManyRequestsResponse } from './limits/limit-requests.ts'
+import type { LimitDecision } from './limits/limits.ts'
+import { LIMIT_HEADERS } from './limits/openapi-limits.ts'
 import type { Logger } from './logger.ts'
 import { document, errors, json } from './openapi.ts'
 import { sanitizeError } from './sanitize-error.ts'
@@ -18,8 +22,18 @@ export type McpTool<input extends z.ZodObject = z.ZodObject> = {
   annotations?: ToolAnnotations
   /** The `error` of the tool error for arguments that fail `inputSchema`: the HTTP route's 400 message. */
   validationMessage?: string
+  /** The request limit a call counts against, as its HTTP route does (`mountMcp`'s `limits`). */
+  limit?: string
   /** Returns the tool's JSON result; an `ApiError` becomes an MCP tool error. */
-  handler: (input: z.output<input>) => unknown | Promise<unknown>
+  handler: (input: z.output<input>, context: McpCallContext) => unknown | Promise<unknown>
+}
+
+/** What a tool knows of the HTTP request that carried it. */
+export type McpCallContext = {
+  /** Who the call counts for, when the app limits requests. */
+  client?: Client
+  /** Counts more of a limit for this client (a tool with costs of its own), when the app limits requests. */
+  takeLimit?: TakeLimit
 }
 
 /** Keeps a tool's input type attached to its handler when building a list of tools. */
@@ -31,6 +45,23 @@ export type MountMcpParameters = {
   version: string
   tools: readonly McpTool[]
   path?: string
+  /**
+   * Each message counts against a request limit, as the HTTP routes do: a
+   * tool call against its tool's `limit` (or `other`), anything else
+   * (initialize, tools/list, notifications) against `other`. Over a limit
+   * the whole request is answered 429 with the limit's headers.
+   */
+  limits?: { other: string }
+}
+
+const limitOfMessage = (
+  message: unknown,
+  tools: ReadonlyMap<string, McpTool>,
+  other: string,
+): string => {
+  const { method, params } = (message ?? {}) as { method?: unknown; params?: { name?: unknown } }
+  if (method !== 'tools/call' || typeof params?.name !== 'string') return other
+  return tools.get(params.name)?.limit ?? other
 }
 
 const toolResult = (value: unknown, isError = false) => ({
@@ -45,7 +76,7 @@ const toolResult = (value: unknown, isError = false) => ({
  * for anything else `{ error: "internal" }`, with the cause logged
  * (sanitized), never sent.
  */
-const runTool = async (tool: McpTool, args: unknown, logger: Logger) => {
+const runTool = async (tool: McpTool, args: unknown, logger: Logger, context: McpCallContext) => {
   const parsed = await tool.inputSchema.safeParseAsync(args ?? {})
   if (!parsed.success)
     return toolResult(
@@ -53,7 +84,7 @@ const runTool = async (tool: McpTool, args: unknown, logger: Logger) => {
       true,
     )
   try {
-    return toolResult(await tool.handler(parsed.data))
+    return toolResult(await tool.handler(parsed.data, context))
   } catch (error) {
     if (error instanceof ApiError) return toolResult(errorBody(error.message, error.extras), true)
     if (error instanceof HTTPException && error.status < 500)
@@ -73,9 +104,12 @@ const runTool = async (tool: McpTool, args: unknown, logger: Logger) => {
  * each request gets a fresh server and transport, so any replica can answer it.
  * Tool errors carry the same `{ error }` bodies as the HTTP routes.
  */
-export const mountMcp = (app: App, { name, version, tools, path = '/mcp' }: MountMcpParameters) => {
+export const mountMcp = (
+  app: App,
+  { name, version, tools, path = '/mcp', limits }: MountMcpParameters,
+) => {
   const byName = new Map(tools.map((tool) => [tool.name, tool]))
-  const buildServer = (logger: Logger) => {
+  const buildServer = (logger: Logger, context: McpCallContext) => {
     const server = new McpServer({ name, version })
     for (const tool of tools) {
       server.registerTool(
@@ -86,7 +120,7 @@ export const mountMcp = (app: App, { name, version, tools, path = '/mcp' }: Moun
           inputSchema: tool.inputSchema,
           ...(tool.annotations ? { annotations: tool.annotations } : {}),
         },
-        (input: unknown) => runTool(tool, input, logger),
+        (input: unknown) => runTool(tool, input, logger, context),
       )
     }
     // The SDK validates arguments itself and answers with its own text (and
@@ -95,7 +129,7 @@ export const mountMcp = (app: App, { name, version, tools, path = '/mcp' }: Moun
     server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
       const tool = byName.get(request.params.name)
       if (!tool) return toolResult(errorBody(`unknown tool: ${request.params.name}`), true)
-      return runTool(tool, request.params.arguments, logger)
+      return runTool(tool, request.params.arguments, logger, context)
     })
     return server
   }
@@ -121,7 +155,29 @@ export const mountMcp = (app: App, { name, version, tools, path = '/mcp' }: Moun
     request: { body: json(McpMessage, 'a JSON-RPC request or batch') },
     responses: {
       200: json(McpMessage, 'the JSON-RPC answer'),
-      ...errors({ 400: 'not a JSON-RPC request', 406: 'Accept must allow application/json' }),
+      202: { description: 'accepted: the request held only notifications or responses (no body)' },
+      ...errors({
+        400: 'not a JSON-RPC request',
+        406: 'Accept must allow application/json and text/event-stream',
+        415: 'Content-Type must be application/json',
+      }),
+      ...(limits
+        ? {
+            429: {
+              ...json(
+                z.object({ error: z.string(), limit: z.string(), retryAfter: z.number().int() }),
+                'a message of the request is over its limit for this client (each tool call counts as its HTTP route does)',
+              ),
+              headers: {
+                ...LIMIT_HEADERS,
+                'Retry-After': {
+                  description: 'seconds until the limit allows another request',
+                  schema: { type: 'string' },
+                },
+              },
+            },
+          }
+        : {}),
     },
   })
   for (const method of ['get', 'delete'] as const)
@@ -133,14 +189,44 @@ export const mountMcp = (app: App, { name, version, tools, path = '/mcp' }: Moun
       responses: errors({ 405: 'this MCP endpoint is stateless; use POST' }),
     })
   app.post(path, async function handleMcp(c) {
-    const server = buildServer(c.get('logger'))
+    const takeLimit = c.get('takeLimit')
+    const client = c.get('client')
+    let request = c.req.raw
+    let parsedBody: unknown
+    let counted: LimitDecision | undefined
+    if (limits && takeLimit) {
+      // Read once here to count each message; the transport gets the parsed
+      // body, or the text again when it is not JSON (it answers that itself).
+      const text = await c.req.text()
+      try {
+        parsedBody = JSON.parse(text)
+      } catch {
+        request = new Request(c.req.url, { method: 'POST', headers: c.req.raw.headers, body: text })
+      }
+      for (const message of Array.isArray(parsedBody) ? parsedBody : [parsedBody]) {
+        counted = await takeLimit(limitOfMessage(message, byName, limits.other))
+        if (!counted.allowed) return tooManyRequestsResponse(counted)
+      }
+    }
+    const server = buildServer(c.get('logger'), {
+      ...(client ? { client } : {}),
+      ...(takeLimit ? { takeLimit } : {}),
+    })
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     })
     await server.connect(transport)
     try {
-      return await transport.handleRequest(c.req.raw)
+      const response = await transport.handleRequest(
+        request,
+        parsedBody === undefined ? undefined : { parsedBody },
+      )
+      if (!counted) return response
+      const headers = new Headers(response.headers)
+      for (const [header, value] of Object.entries(limitHeaders(counted)))
+        headers.set(header, value)
+      return new Response(response.body, { status: response.status, headers })
     } finally {
       // Stateless: nothing outlives the request.
       await server.close()

@@ -1,8 +1,7 @@
-import { type App, document, errors } from '@agents/service-kit'
+import { type App, clientAddress, document, errors } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import { readFloorPage } from '../boards/boards.ts'
 import type { VenueDeps } from '../deps.ts'
-import { getClientAddress } from '../geo/index.ts'
 import { SECURITY } from '../openapi.ts'
 import { FLOOR_REFUSED, refuseFloorStream } from './refuse-floor-stream.ts'
 import { streamFloor } from './stream-floor.ts'
@@ -57,7 +56,7 @@ export const registerFloorRoutes = (app: App, deps: VenueDeps) => {
     if (!(c.req.header('accept') ?? '').includes('text/event-stream'))
       return c.json({ items: await readFloorPage(deps) })
     // Limits count the address the geo gate judged; one poller serves every stream.
-    const address = getClientAddress(c, { trustForwardedFor: deps.trustForwardedFor }) ?? 'unknown'
+    const address = clientAddress(c, { trustForwardedFor: deps.trustForwardedFor }) ?? 'unknown'
     const opened = deps.floor.open(address)
     if (!opened.ok) return refuseFloorStream(c, opened.reason)
     return streamFloor(c, opened.subscription)

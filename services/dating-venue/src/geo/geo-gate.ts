@@ -1,5 +1,5 @@
+import { clientAddress } from '@agents/service-kit'
 import type { Context, MiddlewareHandler } from 'hono'
-import { getClientAddress } from './get-client-address.ts'
 import { lookupCountry } from './lookup-country.ts'
 
 /** The 403 message the spec fixes for a restricted jurisdiction. */
@@ -50,7 +50,7 @@ export const geoGate = ({
   const countryOf = (c: Context): string | undefined => {
     const headerValue = headerName === undefined ? undefined : c.req.header(headerName)
     if (headerValue !== undefined) return parseCountryHeader(headerValue)
-    const address = getClientAddress(c, { trustForwardedFor })
+    const address = clientAddress(c, { trustForwardedFor })
     return address === undefined ? undefined : lookupCountry(address)
   }
 

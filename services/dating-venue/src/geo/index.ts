@@ -6,10 +6,4 @@ export {
   type GeoVariables,
   geoGate,
 } from './geo-gate.ts'
-export {
-  type GetClientAddressParameters,
-  getClientAddress,
-  pickForwardedFor,
-} from './get-client-address.ts'
 export { lookupCountry } from './lookup-country.ts'
-export { normalizeIp } from './normalize-ip.ts'

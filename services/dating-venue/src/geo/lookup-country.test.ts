@@ -1,6 +1,6 @@
+import { normalizeIp } from '@agents/service-kit'
 import { expect, test } from 'vitest'
 import { lookupCountry } from './lookup-country.ts'
-import { normalizeIp } from './normalize-ip.ts'
 
 test('default', () => {
   expect(lookupCountry('8.8.8.8')).toBe('US')

@@ -1,5 +1,5 @@
+import { normalizeIp } from '@agents/service-kit'
 import geoip from 'geoip-country'
-import { normalizeIp } from './normalize-ip.ts'
 
 /**
  * ISO 3166-1 alpha-2 country of an IP address from the GeoLite2 data inside

@@ -1,8 +1,7 @@
-import { ApiError, type App, errors, json, jsonRoute } from '@agents/service-kit'
+import { ApiError, type App, clientAddress, errors, json, jsonRoute } from '@agents/service-kit'
 import { createRoute } from '@hono/zod-openapi'
 import { acceptCredential, optionalCredentialOf } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
-import { getClientAddress } from '../geo/index.ts'
 import { SECURITY } from '../openapi.ts'
 import { REPORT_ERRORS } from './report-errors.ts'
 import { ReportBody, ReportFiled } from './report-schemas.ts'
@@ -35,8 +34,7 @@ export const registerReportRoutes = (app: App, deps: VenueDeps) => {
       const outcome = await fileReport(deps, {
         body,
         actor: optionalCredentialOf(c),
-        clientAddress:
-          getClientAddress(c, { trustForwardedFor: deps.trustForwardedFor }) ?? 'unknown',
+        clientAddress: clientAddress(c, { trustForwardedFor: deps.trustForwardedFor }) ?? 'unknown',
       })
       if (!outcome.ok) throw new ApiError(outcome.status, outcome.error, { issues: outcome.issues })
       return c.json(outcome, 200)

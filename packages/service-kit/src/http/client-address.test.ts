@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { pickForwardedFor } from './get-client-address.ts'
+import { pickForwardedFor, pickForwardedHop } from './client-address.ts'
 
 test('default: the rightmost entry is the client our proxy saw', () => {
   expect(pickForwardedFor('8.8.8.8')).toBe('8.8.8.8')
@@ -21,4 +21,12 @@ test('behavior: ports, brackets and IPv6', () => {
 test('behavior: a malformed entry stops the walk', () => {
   expect(pickForwardedFor('8.8.8.8, unknown')).toBeUndefined()
   expect(pickForwardedFor('8.8.8.8, ,10.0.0.1')).toBeUndefined()
+})
+
+test('behavior: with a number of proxies, the entry that many from the right', () => {
+  expect(pickForwardedHop('8.8.8.8, 5.22.0.1', 1)).toBe('5.22.0.1')
+  // A private client address is still the client when two proxies vouch for it.
+  expect(pickForwardedHop('8.8.8.8, 10.0.0.9, 5.22.0.1', 2)).toBe('10.0.0.9')
+  expect(pickForwardedHop('5.22.0.1', 3)).toBe('5.22.0.1')
+  expect(pickForwardedHop('8.8.8.8, garbage', 1)).toBeUndefined()
 })

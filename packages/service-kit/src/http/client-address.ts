@@ -1,11 +1,19 @@
-import { isNonPublicAddress } from '@agents/service-kit'
 import { getConnInfo } from '@hono/node-server/conninfo'
 import type { Context } from 'hono'
+import { isNonPublicAddress } from '../outbound.ts'
 import { normalizeIp } from './normalize-ip.ts'
 
-export type GetClientAddressParameters = {
-  /** Read X-Forwarded-For (see `pickForwardedFor`); only behind a proxy that sets it. */
-  trustForwardedFor?: boolean
+/**
+ * Whom X-Forwarded-For is believed from: `false` (never: the socket's peer is
+ * the client), `true` (our proxies are the non-public hops: walk from the
+ * right past them), or the number of proxies in front of the service (the
+ * client is that many entries from the right, whatever it looks like).
+ */
+export type ForwardedTrust = boolean | number
+
+export type ClientAddressParameters = {
+  /** How much of X-Forwarded-For to believe; only behind a proxy that sets it. */
+  trustForwardedFor?: ForwardedTrust
 }
 
 /**
@@ -13,13 +21,16 @@ export type GetClientAddressParameters = {
  * otherwise the socket's peer. Undefined when neither gives an address
  * (e.g. `app.request` in-process, where there is no socket).
  */
-export const getClientAddress = (
+export const clientAddress = (
   c: Context,
-  { trustForwardedFor = false }: GetClientAddressParameters = {},
+  { trustForwardedFor = false }: ClientAddressParameters = {},
 ): string | undefined => {
-  if (trustForwardedFor) {
+  if (trustForwardedFor !== false && trustForwardedFor !== 0) {
     const forwarded = c.req.header('x-forwarded-for')
-    if (forwarded !== undefined && forwarded.trim() !== '') return pickForwardedFor(forwarded)
+    if (forwarded !== undefined && forwarded.trim() !== '')
+      return typeof trustForwardedFor === 'number'
+        ? pickForwardedHop(forwarded, trustForwardedFor)
+        : pickForwardedFor(forwarded)
   }
   try {
     const address = getConnInfo(c).remote.address
@@ -48,6 +59,18 @@ export const pickForwardedFor = (value: string): string | undefined => {
     if (!isNonPublicAddress(address)) return address
   }
   return rightmost
+}
+
+/**
+ * The entry `proxies` places from the right: with one proxy, the address it
+ * saw (the last entry). A header shorter than that (a client talking to an
+ * inner hop directly) yields its leftmost entry, the closest to the client
+ * that any of our proxies vouches for.
+ */
+export const pickForwardedHop = (value: string, proxies: number): string | undefined => {
+  const entries = value.split(',')
+  const entry = entries[Math.max(entries.length - proxies, 0)]!
+  return normalizeIp(stripPort(entry.trim()))
 }
 
 // Some proxies write `1.2.3.4:5678` or `[2001:db8::1]:443`.

@@ -1,0 +1,190 @@
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import pg from 'pg'
+import { afterAll, describe, expect, test } from 'vitest'
+import { z } from 'zod'
+import { createApp } from '../create-app.ts'
+import { createTestDatabase } from '../db/test-database.ts'
+import { createLogger } from '../logger.ts'
+import { defineMcpTool, mountMcp } from '../mcp.ts'
+import { createMetrics } from '../metrics/metrics.ts'
+import type { RunningServer } from '../serve.ts'
+import { startTestServer } from '../testing.ts'
+import { createOutboundBudget } from './budget.ts'
+import { credentialKey } from './limit-requests.ts'
+import { createLimits, type LimitStore } from './limits.ts'
+
+const logger = createLogger({ name: 't', level: 'silent' })
+const servers: RunningServer[] = []
+const cleanups: Array<() => Promise<void>> = []
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.close()))
+  for (const cleanup of cleanups) await cleanup()
+})
+
+/** A small service: a read, a write, a route refusing made-up credentials, a tool, metrics. */
+const startApp = async (store: LimitStore) => {
+  const limits = await createLimits({
+    service: 'limits-test',
+    store,
+    policies: {
+      read: { points: 5, windowSeconds: 60 },
+      write: { points: 2, windowSeconds: 60 },
+      signin: { points: 2, windowSeconds: 60 },
+    },
+  })
+  const metrics = createMetrics({ service: 'limits-test', processMetrics: false })
+  const app = createApp({
+    name: 'limits-test',
+    version: '1',
+    logger,
+    metrics,
+    metricsToken: 'metrics-secret',
+    limits: {
+      limits,
+      classify: ({ method, path }) =>
+        path === '/mcp' || path === '/metrics' || path === '/health'
+          ? undefined
+          : method === 'GET'
+            ? 'read'
+            : 'write',
+      credentialOf: (c) => {
+        const token = c.req.header('authorization')
+        return token ? credentialKey('bearer', token) : undefined
+      },
+      credentialFailures: 'signin',
+    },
+  })
+  app.get('/things', (c) => c.json({ things: [] }))
+  app.post('/things', (c) => c.json({ made: true }, 201))
+  app.get('/mine', (c) =>
+    c.req.header('authorization') === 'Bearer good'
+      ? c.json({ mine: [] })
+      : c.json({ error: 'unknown credential' }, 401),
+  )
+  mountMcp(app, {
+    name: 'limits-test',
+    version: '1',
+    limits: { other: 'read' },
+    tools: [
+      defineMcpTool({
+        name: 'make_thing',
+        title: 'Make a thing',
+        description: 'as POST /things',
+        limit: 'write',
+        inputSchema: z.object({}),
+        handler: () => ({ made: true }),
+      }),
+    ],
+  })
+  const server = await startTestServer(app)
+  servers.push(server)
+  return server
+}
+
+const get = (server: RunningServer, path: string, headers: Record<string, string> = {}) =>
+  fetch(`${server.url}${path}`, { headers })
+
+describe('request limits in memory (one replica)', async () => {
+  const server = await startApp({ kind: 'memory' })
+
+  test('each answer carries the IETF RateLimit headers; the request past the limit is a 429 with Retry-After', async () => {
+    for (let index = 1; index <= 2; index++) {
+      const answer = await fetch(`${server.url}/things`, { method: 'POST' })
+      expect(answer.status).toBe(201)
+      expect(answer.headers.get('ratelimit-policy')).toBe('"write";q=2;w=60')
+      expect(answer.headers.get('ratelimit')).toMatch(new RegExp(`^"write";r=${2 - index};t=\\d+$`))
+    }
+    const refused = await fetch(`${server.url}/things`, { method: 'POST' })
+    expect(refused.status).toBe(429)
+    const retryAfter = Number(refused.headers.get('retry-after'))
+    expect(retryAfter).toBeGreaterThan(0)
+    expect(retryAfter).toBeLessThanOrEqual(60)
+    expect(refused.headers.get('ratelimit')).toMatch(/^"write";r=0;t=\d+$/)
+    expect(await refused.json()).toMatchObject({
+      error: expect.stringContaining('too many requests'),
+      limit: 'write',
+      retryAfter,
+    })
+    // Another class is counted apart.
+    expect((await get(server, '/things')).status).toBe(200)
+  })
+
+  test('made-up credentials count against the address and are then refused before the route', async () => {
+    expect((await get(server, '/mine', { authorization: 'Bearer guess-1' })).status).toBe(401)
+    expect((await get(server, '/mine', { authorization: 'Bearer guess-2' })).status).toBe(401)
+    const refused = await get(server, '/mine', { authorization: 'Bearer guess-3' })
+    expect(refused.status).toBe(429)
+    expect((await refused.json()).limit).toBe('signin')
+  })
+
+  test('MCP tool calls count against their route class', async () => {
+    const mcp = new McpClient({ name: 'limits-test-client', version: '1' })
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)))
+    // The write class was spent by the first test: the tool is refused too.
+    await expect(mcp.callTool({ name: 'make_thing', arguments: {} })).rejects.toThrow(
+      /too many requests: the write limit/,
+    )
+    await mcp.close()
+  })
+
+  test('/metrics: refused without the token; with it, counts that moved with the requests', async () => {
+    expect((await get(server, '/metrics')).status).toBe(401)
+    expect((await get(server, '/metrics', { authorization: 'Bearer wrong' })).status).toBe(401)
+    const scrape = async () =>
+      (await get(server, '/metrics', { authorization: 'Bearer metrics-secret' })).text()
+    const before = await scrape()
+    expect(before).toMatch(/rate_limited_total\{[^}]*limit="write"[^}]*\} [1-9]/)
+    const count = (text: string) =>
+      Number(
+        /http_requests_total\{[^}]*method="GET",route="\/things",status="200"[^}]*\} (\d+)/.exec(
+          text,
+        )?.[1] ?? 0,
+      )
+    await get(server, '/things')
+    expect(count(await scrape())).toBe(count(before) + 1)
+  })
+})
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('request limits on PostgreSQL', async () => {
+  const database = await createTestDatabase(process.env.TEST_DATABASE_URL!)
+  const pool = new pg.Pool({ connectionString: database.url, max: 4 })
+  cleanups.push(async () => {
+    await pool.end()
+    await database.drop()
+  })
+  const store: LimitStore = { kind: 'postgres', pool }
+  const [one, two] = [await startApp(store), await startApp(store)]
+
+  test('two replicas on one database allow what one allows', async () => {
+    const statuses: number[] = []
+    for (const server of [one, two, one, two])
+      statuses.push((await fetch(`${server.url}/things`, { method: 'POST' })).status)
+    expect(statuses).toEqual([201, 201, 429, 429])
+  })
+
+  test('the outbound budget is shared too; payers draw on their own', async () => {
+    const policies = {
+      perClient: { points: 2, windowSeconds: 60 },
+      global: { points: 3, windowSeconds: 60 },
+      paid: { points: 1, windowSeconds: 60 },
+    }
+    const [a, b] = [
+      await createOutboundBudget({ service: 'limits-test', store, policies }),
+      await createOutboundBudget({ service: 'limits-test', store, policies }),
+    ]
+    await a.spend({ client: 'ip:1' })
+    await b.spend({ client: 'ip:1' })
+    await expect(a.spend({ client: 'ip:1' })).rejects.toMatchObject({ status: 503 })
+    await b.spend({ client: 'ip:2' })
+    await expect(a.spend({ client: 'ip:3' })).rejects.toMatchObject({
+      status: 503,
+      extras: { budget: 'outbound-global' },
+    })
+    await a.spend({ paid: true })
+    expect(await b.state()).toEqual([
+      expect.objectContaining({ name: 'outbound-global', points: 3, remaining: 0 }),
+      expect.objectContaining({ name: 'outbound-paid', points: 1, remaining: 0 }),
+    ])
+  })
+})

@@ -1,0 +1,48 @@
+import { describePolicy } from './limit-policy.ts'
+import type { LimitRequestsParameters } from './limit-requests.ts'
+
+type Operation = { responses?: Record<string, unknown>; description?: string }
+type Document = { paths?: Record<string, Record<string, Operation>> }
+
+const header = (description: string) => ({ description, schema: { type: 'string' as const } })
+
+/** What every limited answer carries (IETF httpapi RateLimit fields). */
+export const LIMIT_HEADERS = {
+  'RateLimit-Policy': header(
+    'the limit this route counts against: `"<name>";q=<units>;w=<seconds>`',
+  ),
+  RateLimit: header('what is left of it: `"<name>";r=<remaining>;t=<seconds to reset>`'),
+}
+
+/**
+ * Adds each limited operation's 429 (and the RateLimit headers of its other
+ * answers) to a generated document: the limit a route counts against is
+ * decided in one place (`classify`), so it is documented from there too.
+ */
+export const documentLimits = <document>(
+  generated: document,
+  limits: LimitRequestsParameters<string> | undefined,
+): document => {
+  if (!limits) return generated
+  const paths = (generated as Document).paths ?? {}
+  for (const [path, operations] of Object.entries(paths)) {
+    const honoPath = path.replace(/\{(\w+)\}/g, ':$1')
+    for (const [method, operation] of Object.entries(operations)) {
+      const name = limits.classify({ method: method.toUpperCase(), path: honoPath })
+      if (name === undefined || !operation.responses) continue
+      const policy = limits.limits.policies[name]
+      if (!policy) continue
+      for (const answer of Object.values(operation.responses) as Array<{ headers?: object }>)
+        answer.headers = { ...answer.headers, ...LIMIT_HEADERS }
+      operation.responses['429'] = {
+        description: `over the \`${name}\` limit for this client (${describePolicy(policy)} by default; see the README)`,
+        headers: {
+          ...LIMIT_HEADERS,
+          'Retry-After': header('seconds until the limit allows another request'),
+        },
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      }
+    }
+  }
+  return generated
+}
