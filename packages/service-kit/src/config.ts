@@ -71,4 +71,6 @@ export const serviceConfigShape = ({ port, dataDir }: { port: number; dataDir: s
     .int()
     .min(1024)
     .default(64 * 1024),
+  /** The operator's bearer token for `GET /metrics`; unset, metrics are not served (403). */
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN: at least 16 characters').optional(),
 })

@@ -50,6 +50,7 @@ export {
   type LimitDecision,
   type LimitStore,
   type Limits,
+  limitStoreFor,
 } from './limits/limits.ts'
 export { LIMIT_HEADERS } from './limits/openapi-limits.ts'
 export { type CreateLoggerParameters, createLogger, type Logger } from './logger.ts'

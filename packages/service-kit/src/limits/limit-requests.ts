@@ -18,7 +18,7 @@ export type LimitRequestsParameters<name extends string> = {
    * `/metrics`, and `/mcp`, which limits each message itself). Also asked
    * for every documented route, to document its 429.
    */
-  classify: (route: MatchedRoute) => name | undefined
+  classify(route: MatchedRoute): name | undefined
   /** The credential, session or agent a request presents, as a short stable string; undefined: count by address. */
   credentialOf?: (c: Context<AppEnv>) => string | undefined
   /**

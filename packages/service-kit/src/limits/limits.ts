@@ -12,6 +12,13 @@ import type { LimitPolicy } from './limit-policy.ts'
  */
 export type LimitStore = { kind: 'memory' } | { kind: 'postgres'; pool: unknown }
 
+/** The store for a service's database: its PostgreSQL pool (shared by replicas), else memory (PGlite is one process). */
+export const limitStoreFor = (database: {
+  kind: 'pglite' | 'postgres'
+  client: unknown
+}): LimitStore =>
+  database.kind === 'postgres' ? { kind: 'postgres', pool: database.client } : { kind: 'memory' }
+
 /** One counted request (or a look without counting): what the headers and a 429 say. */
 export type LimitDecision = {
   allowed: boolean
@@ -26,11 +33,11 @@ export type LimitDecision = {
 export type Limits<name extends string = string> = {
   readonly policies: Readonly<Record<name, LimitPolicy>>
   /** Counts `cost` units for `key`; refused (and counted) past the policy. */
-  take: (name: name, key: string, cost?: number) => Promise<LimitDecision>
+  take(name: name, key: string, cost?: number): Promise<LimitDecision>
   /** What is left for `key` without counting anything. */
-  peek: (name: name, key: string) => Promise<LimitDecision>
+  peek(name: name, key: string): Promise<LimitDecision>
   /** Gives back units taken for work that turned out to cost nothing. */
-  giveBack: (name: name, key: string, cost?: number) => Promise<void>
+  giveBack(name: name, key: string, cost?: number): Promise<void>
 }
 
 export type CreateLimitsParameters<name extends string> = {
