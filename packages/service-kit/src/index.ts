@@ -75,6 +75,7 @@ export {
   type PublicUrlOptions,
 } from './outbound.ts'
 export { parseInput } from './parse-input.ts'
+export { startRoundRobinProxy } from './round-robin-proxy.ts'
 export { ROW_ID_MAX, RowId, RowIdParam } from './row-id.ts'
 export { NUL_MESSAGE, SafeText } from './safe-text.ts'
 export { type SanitizedError, sanitizeError } from './sanitize-error.ts'
