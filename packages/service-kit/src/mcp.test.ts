@@ -109,3 +109,19 @@ test('behavior: GET /mcp is 405 with Allow: POST', async () => {
   expect(response.status).toBe(405)
   expect(response.headers.get('allow')).toBe('POST')
 })
+
+test('behavior: a notification is answered 202 with no body, as /openapi.json says', async () => {
+  const response = await fetch(`${server.url}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  })
+  expect(response.status).toBe(202)
+  expect(await response.text()).toBe('')
+  const document = await (await fetch(`${server.url}/openapi.json`)).json()
+  expect(Object.keys(document.paths['/mcp'].post.responses)).toContain('202')
+})

@@ -165,7 +165,7 @@ const isStrictEmpty = (openapi: OpenApiDocument, schema: SchemaObject | undefine
  * What `/openapi.json` leaves unsaid, one line per gap (`METHOD /path: ...`):
  * a JSON request or answer whose schema names no field or holds an empty
  * object (`z.object({}).passthrough()`) anywhere, an answer other than
- * 204 or a redirect without content, an operation without responses, or
+ * 204, 202 (accepted: nothing to say yet) or a redirect without content, an operation without responses, or
  * one taking a body or a required parameter without a 4xx. Non-JSON content (HTML,
  * Markdown, event streams) only needs a schema.
  *
@@ -200,7 +200,7 @@ export const openApiGaps = (openapi: OpenApiDocument) => {
       for (const [status, response] of responses) {
         if (status.startsWith('3')) continue
         if (!response.content) {
-          if (status !== '204') gaps.push(`${at}: ${status} has no content`)
+          if (status !== '204' && status !== '202') gaps.push(`${at}: ${status} has no content`)
           continue
         }
         contentGaps(status, response.content, false)
