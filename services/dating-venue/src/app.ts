@@ -36,7 +36,11 @@ const markdown = { 'content-type': 'text/markdown; charset=utf-8' }
 /** The venue's HTTP app: the geographic gate first, then every room. */
 export const buildApp = (
   deps: VenueDeps,
-  { gate, maxBodyBytes }: { gate: MiddlewareHandler; maxBodyBytes?: number },
+  {
+    gate,
+    maxBodyBytes,
+    metricsToken,
+  }: { gate: MiddlewareHandler; maxBodyBytes?: number; metricsToken?: string | undefined },
 ): App => {
   const app = createApp({
     name: SERVICE_NAME,
@@ -46,6 +50,8 @@ export const buildApp = (
     notFoundMessage: 'no such room',
     gate,
     ...(maxBodyBytes ? { maxBodyBytes } : {}),
+    metrics: deps.metrics,
+    metricsToken,
     healthResponses: {
       200: json(
         z

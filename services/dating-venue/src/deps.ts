@@ -1,5 +1,5 @@
 import type { PaymentsDeps } from '@agents/payments'
-import type { Logger } from '@agents/service-kit'
+import type { Logger, Metrics } from '@agents/service-kit'
 import type { HumanChatSettings } from './chat/human-chat-settings.ts'
 import type { VenueDatabase } from './db/open.ts'
 import type { Embedder } from './embeddings/index.ts'
@@ -15,6 +15,8 @@ import type { VenueSettings } from './settings/settings.ts'
 export type VenueDeps = {
   database: VenueDatabase
   logger: Logger
+  /** Prometheus counters and gauges, served on GET /metrics to METRICS_TOKEN (README, "Metrics"). */
+  metrics: Metrics
   baseUrl: () => string
   payments: PaymentsDeps
   sealer: Sealer

@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { paymentsFromEnv, type ReconcileResult, startReconciler } from '@agents/payments'
-import { createLogger, type Logger, type RunningServer, serve } from '@agents/service-kit'
+import {
+  createLogger,
+  createMetrics,
+  type Logger,
+  type RunningServer,
+  serve,
+} from '@agents/service-kit'
 import { buildApp, SERVICE_NAME } from './app.ts'
 import { askProduct } from './chat/chat-ask.ts'
 import { topupProduct } from './chat/chat-topup.ts'
@@ -78,6 +84,8 @@ export const startVenue = async (
   const deps: VenueDeps = {
     database,
     logger,
+    // Process metrics (event loop, memory) stay off in tests, which start many venues in one process.
+    metrics: createMetrics({ service: SERVICE_NAME, processMetrics: config.NODE_ENV !== 'test' }),
     baseUrl: () => baseUrl,
     payments,
     sealer: createSealer(contactKey(config, logger)),
@@ -210,21 +218,28 @@ export const startVenue = async (
       : undefined
   retentionSweep?.unref()
   const { floor } = deps
-  const server = await serve(buildApp(deps, { gate, maxBodyBytes: config.MAX_BODY_BYTES }), {
-    port: config.PORT,
-    host: config.HOST,
-    logger,
-    handleSignals,
-    // Open floor streams would hold the drain until the forced exit.
-    onClosing: () => floor.close(),
-    onClose: async () => {
-      clearInterval(timer)
-      clearInterval(retentionSweep)
-      await reconciler.stop()
-      await deps.embedder.close()
-      await database.close()
+  const server = await serve(
+    buildApp(deps, {
+      gate,
+      maxBodyBytes: config.MAX_BODY_BYTES,
+      metricsToken: config.METRICS_TOKEN,
+    }),
+    {
+      port: config.PORT,
+      host: config.HOST,
+      logger,
+      handleSignals,
+      // Open floor streams would hold the drain until the forced exit.
+      onClosing: () => floor.close(),
+      onClose: async () => {
+        clearInterval(timer)
+        clearInterval(retentionSweep)
+        await reconciler.stop()
+        await deps.embedder.close()
+        await database.close()
+      },
     },
-  })
+  )
   if (!config.BASE_URL) baseUrl = server.url
   logger.info({ url: server.url, database: database.kind }, 'venue listening')
   return { ...server, deps, reconcileNow: reconciler.runNow }
