@@ -15,10 +15,12 @@ export type LimitRequestsParameters<name extends string> = {
   limits: Limits<name>
   /**
    * The limit a route counts against; undefined: not limited (`/health`,
-   * `/metrics`, and `/mcp`, which limits each message itself). Also asked
-   * for every documented route, to document its 429.
+   * `/metrics`, and `/mcp`, which limits each message itself). `credential`
+   * says whether the request presents one (a write may count apart without:
+   * `anonymous-write`). Also asked for every documented route, both ways, to
+   * document its 429.
    */
-  classify(route: MatchedRoute): name | undefined
+  classify(route: MatchedRoute, request: { credential: boolean }): name | undefined
   /** The credential, session or agent a request presents, as a short stable string; undefined: count by address. */
   credentialOf?: (c: Context<AppEnv>) => string | undefined
   /**
@@ -112,7 +114,7 @@ export const limitRequests = <name extends string>({
       if (!decision.allowed) onLimited?.(name)
       return decision
     })
-    const name = classify(matchedRoute(c))
+    const name = classify(matchedRoute(c), { credential: client.credential })
     if (name === undefined) return next()
     if (client.credential && credentialFailures !== undefined) {
       const failures = await limits.peek(credentialFailures, addressKey)

@@ -28,14 +28,20 @@ export const documentLimits = <document>(
   for (const [path, operations] of Object.entries(paths)) {
     const honoPath = path.replace(/\{(\w+)\}/g, ':$1')
     for (const [method, operation] of Object.entries(operations)) {
-      const name = limits.classify({ method: method.toUpperCase(), path: honoPath })
-      if (name === undefined || !operation.responses) continue
-      const policy = limits.limits.policies[name]
-      if (!policy) continue
+      const route = { method: method.toUpperCase(), path: honoPath }
+      const [withCredential, without] = [true, false].map((credential) => {
+        const name = limits.classify(route, { credential })
+        const policy = name === undefined ? undefined : limits.limits.policies[name]
+        return policy ? `\`${name}\` limit (${describePolicy(policy)} by default)` : undefined
+      })
+      if ((withCredential ?? without) === undefined || !operation.responses) continue
       for (const answer of Object.values(operation.responses) as Array<{ headers?: object }>)
         answer.headers = { ...answer.headers, ...LIMIT_HEADERS }
       operation.responses['429'] = {
-        description: `over the \`${name}\` limit for this client (${describePolicy(policy)} by default; see the README)`,
+        description:
+          withCredential === without || !withCredential || !without
+            ? `over the ${withCredential ?? without} for this client (see the README)`
+            : `over the ${withCredential} with a credential, the ${without} without one, for this client (see the README)`,
         headers: {
           ...LIMIT_HEADERS,
           'Retry-After': header('seconds until the limit allows another request'),
