@@ -5,8 +5,14 @@ import { createLimits, type LimitDecision, type LimitStore } from './limits.ts'
 /** Outbound calls a free or anonymous request may cause, per client and in all, and what payers may cause. */
 export type BudgetPolicies = { perClient: LimitPolicy; global: LimitPolicy; paid: LimitPolicy }
 
-/** Who an outbound call is spent for: a free request's client, or a paid request (its own budget). */
-export type Spender = { client: string } | { paid: true }
+/**
+ * Who an outbound call is spent for: a free request's client (its own
+ * budget, then the global one; `global: false` for work that costs this
+ * replica's CPU rather than money, counted against the client's own budget
+ * only), or a paid request (the payers' budget; naming its `client` counts
+ * that client's own budget first, so one payer cannot spend it whole).
+ */
+export type Spender = { client: string; global?: boolean } | { paid: true; client?: string }
 
 /** The 503 of a spent budget: the call is not made, the request fails closed. */
 export class BudgetSpent extends ApiError {
@@ -74,13 +80,16 @@ export const createOutboundBudget = async ({
   return {
     policies,
     spend: async (spender, cost = 1) => {
+      if (spender.client !== undefined) {
+        const own = await limits.take('outbound', spender.client, cost)
+        if (!own.allowed) refuse(own)
+      }
       if ('paid' in spender) {
         const paid = await limits.take('outbound-paid', GLOBAL_KEY, cost)
         if (!paid.allowed) refuse(paid)
         return
       }
-      const own = await limits.take('outbound', spender.client, cost)
-      if (!own.allowed) refuse(own)
+      if (spender.global === false) return
       const global = await limits.take('outbound-global', GLOBAL_KEY, cost)
       if (!global.allowed) refuse(global)
     },
