@@ -11,3 +11,8 @@ export { preparedOnce } from './prepared-once.ts'
 export { PreparingPglite } from './preparing-pglite.ts'
 export { rowsOf } from './rows-of.ts'
 export { createTestDatabase, type TestBackend, testBackends } from './test-database.ts'
+export {
+  createTransactionGuard,
+  QueryOutsideTransactionError,
+  type TransactionGuard,
+} from './transaction-guard.ts'

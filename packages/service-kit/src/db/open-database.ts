@@ -8,6 +8,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
 import { PreparingPglite } from './preparing-pglite.ts'
+import { createTransactionGuard, type TransactionGuard } from './transaction-guard.ts'
 
 /** What raw-SQL helpers (the receipt store, benches) need: `pg`'s Pool and PGlite both fit. */
 export type SqlClient = {
@@ -45,6 +46,13 @@ export type OpenDatabaseParameters<schema extends Record<string, unknown>> = {
   schema: schema
   /** drizzle-kit's output folder; applied before the database is handed out. */
   migrationsFolder: string
+  /**
+   * Refuse (QueryOutsideTransactionError) a query sent on the database, not
+   * on the transaction, from inside an open transaction's work: on PGlite it
+   * would wait for the transaction that waits for it, and hang the process.
+   * Default: on in tests (vitest, or NODE_ENV=test).
+   */
+  guardTransactions?: boolean
 }
 
 /**
@@ -79,6 +87,40 @@ class PreparingClient extends pg.Client {
 const statementName = (text: string) =>
   `s_${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`
 
+const inTests = () => process.env.VITEST !== undefined || process.env.NODE_ENV === 'test'
+
+/** drizzle's `db.transaction`, its work run inside the guard. */
+const guardDrizzleTransactions = (db: { transaction: unknown }, guard: TransactionGuard) => {
+  const transaction = (db.transaction as (...args: unknown[]) => Promise<unknown>).bind(db)
+  db.transaction = (work: (tx: unknown) => Promise<unknown>, config?: unknown) => {
+    try {
+      guard.assertOutside('BEGIN (a transaction inside an open one)')
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    return transaction((tx: unknown) => guard.within(() => work(tx)), config)
+  }
+}
+
+/** The pool's own queries (those outside any transaction) checked by the guard first. */
+const guardPoolQueries = (pool: pg.Pool, guard: TransactionGuard) => {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown
+  // biome-ignore lint/suspicious/noExplicitAny: node-postgres's query has many overloads; this forwards them all
+  ;(pool as any).query = (...args: unknown[]) => {
+    const [config] = args
+    const text = typeof config === 'string' ? config : String((config as { text?: string })?.text)
+    try {
+      guard.assertOutside(text)
+    } catch (error) {
+      const callback = args.at(-1)
+      if (typeof callback !== 'function') return Promise.reject(error)
+      queueMicrotask(() => callback(error))
+      return undefined
+    }
+    return query(...args)
+  }
+}
+
 // Any fixed number: every replica of every service takes the same lock, so
 // two replicas starting together never run one migration twice.
 const MIGRATION_LOCK = 7_246_001
@@ -95,7 +137,9 @@ export const openDatabase = async <schema extends Record<string, unknown>>({
   poolMax = 20,
   schema,
   migrationsFolder,
+  guardTransactions = inTests(),
 }: OpenDatabaseParameters<schema>): Promise<Database<schema>> => {
+  const guard = guardTransactions ? createTransactionGuard() : undefined
   if (url) {
     const lockClient = new pg.Client({ connectionString: url })
     await lockClient.connect()
@@ -108,6 +152,11 @@ export const openDatabase = async <schema extends Record<string, unknown>>({
     const pool = new pg.Pool({ connectionString: url, max: poolMax, Client: PreparingClient })
     // An idle client losing its server must not crash the process; the next query reports it.
     pool.on('error', () => {})
+    const db = drizzlePg(pool, { schema })
+    if (guard) {
+      guardPoolQueries(pool, guard)
+      guardDrizzleTransactions(db, guard)
+    }
     const withLock: Database<schema>['withLock'] = async (key, work, { wait = false } = {}) => {
       const session = await pool.connect()
       try {
@@ -128,7 +177,7 @@ export const openDatabase = async <schema extends Record<string, unknown>>({
     return {
       kind: 'postgres',
       withLock,
-      db: drizzlePg(pool, { schema }) as unknown as PgDatabase<PgQueryResultHKT, schema>,
+      db: db as unknown as PgDatabase<PgQueryResultHKT, schema>,
       client: pool,
       probe: async () => {
         await pool.query('SELECT 1')
@@ -138,7 +187,7 @@ export const openDatabase = async <schema extends Record<string, unknown>>({
   }
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true })
   const pglite = await PGlite.create(dataDir)
-  const client = new PreparingPglite(pglite)
+  const client = new PreparingPglite(pglite, { guard })
   const db = drizzlePglite({ client: client as unknown as PGlite, schema })
   await migratePglite(db, { migrationsFolder })
   const held = new Map<number, Promise<unknown>>()

@@ -6,6 +6,7 @@ import {
   type Results,
   type Transaction,
 } from '@electric-sql/pglite'
+import type { TransactionGuard } from './transaction-guard.ts'
 
 /** More distinct statements than this run unprepared (generated `IN` lists can vary without end). */
 const DEFAULT_MAX_STATEMENTS = 1_000
@@ -24,18 +25,29 @@ type Parsers = PGlite['parsers']
  *
  * Answers exactly as `PGlite.query` does (the same serializers, parsers and
  * result shape), under the same two locks, so it waits for an open
- * transaction as `query` does. Transactions are PGlite's own.
+ * transaction as `query` does. Transactions are PGlite's own. With a
+ * `guard`, a query (or a transaction) started from inside an open
+ * transaction's work, which would wait for that transaction while it waits
+ * for the query, throws instead.
  */
 export class PreparingPglite {
   readonly #pglite: PGlite
   readonly #maxStatements: number
+  readonly #guard: TransactionGuard | undefined
   readonly #statements = new Map<string, Prepared>()
   readonly #merged = new Map<string, Parsers>()
   #named = 0
 
-  constructor(pglite: PGlite, { maxStatements = DEFAULT_MAX_STATEMENTS } = {}) {
+  constructor(
+    pglite: PGlite,
+    {
+      maxStatements = DEFAULT_MAX_STATEMENTS,
+      guard,
+    }: { maxStatements?: number; guard?: TransactionGuard | undefined } = {},
+  ) {
     this.#pglite = pglite
     this.#maxStatements = maxStatements
+    this.#guard = guard
   }
 
   /** How many statements are prepared (for tests). */
@@ -44,6 +56,11 @@ export class PreparingPglite {
   }
 
   query = <row>(text: string, params: unknown[] = [], options?: QueryOptions) => {
+    try {
+      this.#guard?.assertOutside(text)
+    } catch (error) {
+      return Promise.reject(error)
+    }
     const prepare =
       params.length > 0 &&
       !options?.paramTypes &&
@@ -55,7 +72,16 @@ export class PreparingPglite {
     )
   }
 
-  transaction = <value>(work: (tx: Transaction) => Promise<value>) => this.#pglite.transaction(work)
+  transaction = <value>(work: (tx: Transaction) => Promise<value>) => {
+    const guard = this.#guard
+    if (!guard) return this.#pglite.transaction(work)
+    try {
+      guard.assertOutside('BEGIN (a transaction inside an open one)')
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    return this.#pglite.transaction((tx) => guard.within(() => work(tx)))
+  }
 
   async #run<row>(text: string, params: unknown[], options?: QueryOptions) {
     const statement = this.#statements.get(text) ?? (await this.#prepare(text))

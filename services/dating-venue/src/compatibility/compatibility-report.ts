@@ -2,19 +2,19 @@ import {
   carriesPayment,
   type PaymentReceipt,
   type Product,
+  paymentLedger,
   type SaleTerms,
   sellOnce,
 } from '@agents/payments'
 import type { AnyTransaction } from '@agents/service-kit/db'
-import { eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import type { Actor } from '../credentials/actors.ts'
-import { events, owners } from '../db/schema.ts'
+import { events, orders, owners } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
 import { creditUndelivered } from '../orders/credits.ts'
 import {
   challengeOrder,
   failOrder,
-  findOrder,
   heldOrderWrite,
   holdOrder,
   type OrderInput,
@@ -108,7 +108,7 @@ export const reportProduct = (
     if (held === 'held') return undefined
     if (held === 'fulfilled') {
       // Paid already: the existing report, and this payment never moves.
-      const existing = await existingReport(deps, order.orderId)
+      const existing = await existingReport(tx, order.orderId)
       if (existing) return existing
     }
     return Response.json(
@@ -199,13 +199,23 @@ const writeAtDelivery = async (
       { kind: 'withheld', reason: loaded.error }
 }
 
-/** The answer already delivered for a fulfilled order, read back from the payment ledger. */
-const existingReport = async (deps: VenueDeps, orderId: string) => {
-  const order = await findOrder(deps.database, { orderId })
-  if (order?.status !== 'fulfilled' || !order.paymentReference) return undefined
-  const row = await deps.payments.ledger.get(order.paymentReference)
+/**
+ * The answer already delivered for a fulfilled order, read back from the
+ * payment ledger through `db`: the hold passes its claim's transaction
+ * (on PGlite, a read on the database from inside it would wait for it
+ * forever).
+ */
+const existingReport = async (
+  db: AnyTransaction | VenueDeps['database']['db'],
+  orderId: string,
+) => {
+  const [row] = await db
+    .select({ reference: orders.paymentReference, fulfilment: paymentLedger.fulfilment })
+    .from(orders)
+    .innerJoin(paymentLedger, eq(paymentLedger.reference, orders.paymentReference))
+    .where(and(eq(orders.id, orderId), eq(orders.status, 'fulfilled')))
   if (!row?.fulfilment) return undefined
-  return reportAnswer(row.fulfilment as ReportFulfilment, order.paymentReference)
+  return reportAnswer(row.fulfilment as ReportFulfilment, row.reference!)
 }
 
 /**
@@ -262,7 +272,7 @@ export const buyCompatibilityReport = async (
   // Paid today already: the same report, free. A request carrying a payment
   // goes to the ledger instead: the same payment is answered with its receipt,
   // and a new one is refused by the order's hold before it moves money.
-  const existing = paying ? undefined : await existingReport(deps, order.orderId)
+  const existing = paying ? undefined : await existingReport(deps.database.db, order.orderId)
   if (existing) return { ok: true, response: existing }
   if (!paying) await challengeOrder(deps.database.db, orderInput(order))
   const response = await sellOnce(deps.payments, request, {
