@@ -52,22 +52,24 @@ describe.each(testBackends(TEST_DATABASE_URL))('asking the matchmaker on $name',
       expect((await ask(cookie, message)).status).toBe(400)
   })
 
-  it('free messages first (3 a day at no holding), then credits (3 each), then a 402 for 0.10', async () => {
+  it('free messages first (3 a day at no holding), then credits (3 each), then a 402 for 0.10; every answer carries the credits', async () => {
     chat.answer({ status: 200, content: 'Lead with what you love doing on a slow Sunday.' })
     const { cookie, wallet } = await human()
     for (const left of [2, 1, 0]) {
+      // Credits held while free messages last stay untouched, and are shown.
+      if (left === 0) await grantCredits(venue.deps.database.db, wallet, 4, 'test')
       const answer = await ask(cookie, 'How do I write a good about section?')
       expect(answer.status).toBe(200)
-      expect(answer.json).toMatchObject({
+      expect(answer.json).toEqual({
         ok: true,
         answer: 'Lead with what you love doing on a slow Sunday.',
         paidWith: 'free message',
         freeLeft: left,
+        credits: left === 0 ? 4 : 0,
       })
     }
-    await grantCredits(venue.deps.database.db, wallet, 4, 'test')
     const onCredits = await ask(cookie, 'And the seeking part?')
-    expect(onCredits.json).toMatchObject({ paidWith: 'credits', credits: 1 })
+    expect(onCredits.json).toMatchObject({ paidWith: 'credits', freeLeft: 0, credits: 1 })
     const pay = await ask(cookie, 'One more?')
     expect(pay.status).toBe(402)
     expect(pay.json.accepts[0]).toMatchObject({
@@ -76,6 +78,13 @@ describe.each(testBackends(TEST_DATABASE_URL))('asking the matchmaker on $name',
     })
     expect(pay.headers.get(PAYMENT_REQUIRED_HEADER)).not.toBeNull()
     expect(await creditBalance(venue.deps.database.db, wallet)).toBe(1)
+    const paid = await devnet.x402Fetch(devnet.accounts.payer)(`${venue.url}/api/chat/ask`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({ message: 'One more?' }),
+    })
+    expect(paid.status).toBe(200)
+    expect(await paid.json()).toMatchObject({ paidWith: 'payment', credits: 1 })
   })
 
   it('the free messages come back at 00:00 UTC: what was used yesterday does not count today', async () => {

@@ -3,7 +3,7 @@ import { type PaymentReceipt, type Product, sellOnce } from '@agents/payments'
 import type { AnyTransaction } from '@agents/service-kit/db'
 import { chatMessages } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
-import { creditUndelivered } from '../orders/credits.ts'
+import { creditBalance, creditUndelivered } from '../orders/credits.ts'
 import { recordPaidOrder } from '../orders/record-paid-order.ts'
 import { storeExchange } from './chat-messages.ts'
 import { releaseMessage, reserveMessage } from './chat-usage.ts'
@@ -110,6 +110,18 @@ export const askAsAgent = async (
         { status: 503 },
       )
 
+/** A paid answer to a human, with the wallet's credits beside it as on every other answer. */
+const withCredits = async (deps: VenueDeps, wallet: string, response: Response) => {
+  if (response.status !== 200) return response
+  const body = (await response.json()) as Record<string, unknown>
+  const headers = new Headers(response.headers)
+  headers.delete('content-length')
+  return Response.json(
+    { ...body, credits: await creditBalance(deps.database.db, wallet) },
+    { status: 200, headers },
+  )
+}
+
 export type HumanAskOutcome =
   | { kind: 'answered'; status: 200; body: Record<string, unknown> }
   | { kind: 'unavailable'; status: 503; body: { error: string; reason: string } }
@@ -141,6 +153,7 @@ export const askAsHuman = async (
         answer: `${turn.reply} ${NO_MODEL_ANSWER}`,
         paidWith: 'interview (free)',
         draft: turn.draft,
+        credits: await creditBalance(deps.database.db, wallet),
       },
     }
   }
@@ -150,8 +163,10 @@ export const askAsHuman = async (
     freePerDay: tier.messages,
     now,
   })
-  if (!reservation)
-    return { kind: 'paid', response: await sellAnswer(deps, request, { speaker: wallet, message }) }
+  if (!reservation) {
+    const response = await sellAnswer(deps, request, { speaker: wallet, message })
+    return { kind: 'paid', response: await withCredits(deps, wallet, response) }
+  }
   const answered: MatchmakerAnswer = await answerAsMatchmaker(
     { safety: deps.safety, chat: deps.chat },
     message,
@@ -176,7 +191,7 @@ export const askAsHuman = async (
       ...(answered.kind === 'answer' ? { answer: answered.text } : { withheld: answered.reason }),
       paidWith: reservation.kind === 'free' ? 'free message' : 'credits',
       freeLeft: reservation.kind === 'free' ? Math.max(0, tier.messages - reservation.used) : 0,
-      ...(reservation.kind === 'credit' ? { credits: reservation.balance } : {}),
+      credits: reservation.balance,
     },
   }
 }

@@ -17,11 +17,12 @@ export const CREDITS_PER_MESSAGE = 3
 
 /** What paid for one message: a free one of `day`, or credits. */
 export type Reservation =
-  | { kind: 'free'; day: string; used: number }
+  | { kind: 'free'; day: string; used: number; balance: number }
   | { kind: 'credit'; credits: number; balance: number }
 
 // $1 wallets, $2 days, $3 free messages a day each, $4 credits a message.
 // The credits' owner is the lowercase wallet. At most one row per owner.
+// `held`: the balance as the statement found it, untouched when a free message paid.
 const RESERVE = `
     WITH asked AS (
       SELECT a.wallet, a.day, a.allowance, lower(a.wallet) AS owner
@@ -45,13 +46,14 @@ const RESERVE = `
       INSERT INTO credit_events (wallet, credits, reason)
       SELECT owner, -$4::int, 'chat message' FROM spent
     )
-    SELECT asked.wallet, free.used, spent.credits AS balance
+    SELECT asked.wallet, free.used, spent.credits AS balance, coalesce(held.credits, 0) AS held
     FROM asked
     LEFT JOIN free ON free.wallet = asked.wallet
-    LEFT JOIN spent ON spent.wallet = asked.wallet`
+    LEFT JOIN spent ON spent.wallet = asked.wallet
+    LEFT JOIN credit_balances AS held ON held.wallet = asked.owner`
 
 type Ask = { wallet: string; day: string; freePerDay: number }
-type Reserved = { wallet: string; used: number | null; balance: number | null }
+type Reserved = { wallet: string; used: number | null; balance: number | null; held: number }
 
 /**
  * Splits asks into rounds in which each owner appears once (one statement
@@ -105,7 +107,7 @@ export const reserveMessage = async (
 ): Promise<Reservation | undefined> => {
   const day = utcDay(now)
   const row = await reserveMessages(database)({ wallet, day, freePerDay })
-  if (row?.used != null) return { kind: 'free', day, used: row.used }
+  if (row?.used != null) return { kind: 'free', day, used: row.used, balance: row.held }
   if (row?.balance != null)
     return { kind: 'credit', credits: CREDITS_PER_MESSAGE, balance: row.balance }
   return undefined
