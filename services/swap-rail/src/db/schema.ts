@@ -34,6 +34,13 @@ export const offers = pgTable(
     /** The split's fee is fixed when the offer is made: the split address depends on it. */
     feeBps: integer('fee_bps').notNull(),
     splitAddress: text('split_address').notNull(),
+    /**
+     * The hub's fee recipient in the split, kept so that a read need not
+     * rebuild the split (CREATE2) to tell whether it is still the hub's. Null
+     * on offers from before the column until their first read fills it (see
+     * offers/fee-recipient.ts), with the zero address when it is not known.
+     */
+    feeRecipient: text('fee_recipient'),
     status: text('status', { enum: ['open', 'filled', 'cancelled', 'expired'] }).notNull(),
     createdAt: at('created_at').notNull().defaultNow(),
     expiresAt: at('expires_at').notNull(),

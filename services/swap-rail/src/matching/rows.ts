@@ -19,6 +19,7 @@ export const offerFromRaw = (row: Raw): OfferRow => ({
   priceAtomic: big(row.price_atomic),
   feeBps: num(row.fee_bps),
   splitAddress: row.split_address as string,
+  feeRecipient: (row.fee_recipient as string | null) ?? null,
   status: row.status as OfferRow['status'],
   createdAt: date(row.created_at),
   expiresAt: date(row.expires_at),

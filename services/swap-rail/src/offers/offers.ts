@@ -1,40 +1,42 @@
 import { randomUUID } from 'node:crypto'
 import { ApiError, checkPublicUrl } from '@agents/service-kit'
 import { and, asc, eq, type SQL } from 'drizzle-orm'
-import { type Address, getAddress, isAddressEqual, verifyMessage } from 'viem'
+import { type Address, getAddress, verifyMessage, zeroAddress } from 'viem'
 import { type OfferRow, offers } from '../db/schema.ts'
 import type { SwapDeps } from '../deps.ts'
 import { matchView } from '../matches/matches.ts'
 import { fillWaitingIntents } from '../matching/match-book.ts'
 import { formatUsd } from '../money.ts'
 import { splitAddress, splitFor } from '../split/split-address.ts'
+import { fillFeeRecipients, splitFeeRecipient } from './fee-recipient.ts'
 import type { OfferView } from './offer-schemas.ts'
 
 /**
  * An offer as served. `feeRecipient` is the hub's fee recipient when it is
  * the one in this offer's split (so a seller can rebuild the split and
  * collect; see packages/swap-seller), else null (the hub changed it since).
+ * The row stores its split's recipient; only a row read without
+ * `fillFeeRecipients` has the split rebuilt here.
  */
-export const offerView = (offer: OfferRow, fee: { recipient: Address }): OfferView => ({
-  id: offer.id,
-  status: offer.status,
-  endpoint: offer.endpoint,
-  payTo: offer.payTo,
-  model: offer.model,
-  mtok: offer.mtok,
-  remainingMtok: offer.remainingMtok,
-  priceUsd: formatUsd(offer.priceAtomic),
-  feeBps: offer.feeBps,
-  splitAddress: offer.splitAddress,
-  feeRecipient: isAddressEqual(
-    sellerSplit(offer.payTo as Address, { recipient: fee.recipient, bps: offer.feeBps }),
-    offer.splitAddress as Address,
-  )
-    ? fee.recipient
-    : null,
-  createdAt: offer.createdAt.toISOString(),
-  expiresAt: offer.expiresAt.toISOString(),
-})
+export const offerView = (offer: OfferRow, fee: { recipient: Address }): OfferView => {
+  const inSplit = offer.feeRecipient ?? splitFeeRecipient(offer, fee.recipient)
+  const current = inSplit !== zeroAddress && inSplit.toLowerCase() === fee.recipient.toLowerCase()
+  return {
+    id: offer.id,
+    status: offer.status,
+    endpoint: offer.endpoint,
+    payTo: offer.payTo,
+    model: offer.model,
+    mtok: offer.mtok,
+    remainingMtok: offer.remainingMtok,
+    priceUsd: formatUsd(offer.priceAtomic),
+    feeBps: offer.feeBps,
+    splitAddress: offer.splitAddress,
+    feeRecipient: current ? fee.recipient : null,
+    createdAt: offer.createdAt.toISOString(),
+    expiresAt: offer.expiresAt.toISOString(),
+  }
+}
 
 /** Why an endpoint is refused, or undefined when it is acceptable. */
 export const endpointProblem = (endpoint: string, allowHosts: readonly string[]) => {
@@ -67,6 +69,7 @@ export const createOffer = async (
     priceAtomic: input.priceUsd,
     feeBps: deps.fee.bps,
     splitAddress: sellerSplit(payTo, deps.fee),
+    feeRecipient: deps.fee.recipient,
     status: 'open' as const,
     expiresAt: new Date(Date.now() + deps.windows.offerTtlSeconds * 1000),
   }
@@ -80,7 +83,7 @@ export const createOffer = async (
 
 export const getOffer = async (deps: SwapDeps, id: string) => {
   const [offer] = await deps.database.db.select().from(offers).where(eq(offers.id, id))
-  return offer
+  return offer && (await fillFeeRecipients(deps, [offer]))[0]
 }
 
 export const listOffers = async (
@@ -90,13 +93,14 @@ export const listOffers = async (
   const filters: SQL[] = []
   if (query.model) filters.push(eq(offers.model, query.model))
   if (query.status !== 'all') filters.push(eq(offers.status, query.status as OfferRow['status']))
-  return deps.database.db
+  const rows = await deps.database.db
     .select()
     .from(offers)
     .where(and(...filters))
     .orderBy(asc(offers.model), asc(offers.priceAtomic), asc(offers.seq))
     .limit(query.limit)
     .offset(query.offset)
+  return fillFeeRecipients(deps, rows)
 }
 
 /** What payTo signs (EIP-191 personal_sign) to cancel an offer: it names the offer. */
