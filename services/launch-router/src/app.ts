@@ -1,8 +1,20 @@
-import { type App, createApp, document, type Logger, mountMcp } from '@agents/service-kit'
+import {
+  type App,
+  createApp,
+  document,
+  type ForwardedTrust,
+  type Limits,
+  type Logger,
+  type Metrics,
+  mountMcp,
+} from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
+import { classifyRoute } from './limits/classify-route.ts'
+import type { RouterLimitName } from './limits/limit-defaults.ts'
 import { llmsTxt } from './llms.ts'
 import type { Matrix } from './matrix/load-matrix.ts'
 import { launchRouterTools } from './mcp-tools.ts'
+import { createSaltMetrics } from './metrics/salt-metrics.ts'
 import { createSaltMiner } from './payload/mine-salt-cached.ts'
 import { registerOperations } from './routes/register-operations.ts'
 import type { MinerPool } from './salt/miner-pool.ts'
@@ -17,9 +29,13 @@ export type BuildAppParameters = {
   maxBodyBytes?: number
   salt: { maxIterations: number; timeBudgetMs: number }
   baseUrl?: string
+  /** Request limits and the mining budget per client; without, nothing is limited (benches compare). */
+  limits?: { limits: Limits<RouterLimitName>; trustForwardedFor: ForwardedTrust }
+  /** Request and salt figures for `GET /metrics`, served to `metricsToken` only. */
+  metrics?: { metrics: Metrics; token: string | undefined }
 }
 
-/** The launch router's HTTP app: the six operations, MCP, OpenAPI, llms.txt. */
+/** The launch router's HTTP app: the six operations, MCP, OpenAPI, llms.txt, limits, metrics. */
 export const buildApp = ({
   matrix,
   pool,
@@ -27,6 +43,8 @@ export const buildApp = ({
   maxBodyBytes,
   salt,
   baseUrl,
+  limits,
+  metrics,
 }: BuildAppParameters): App => {
   const app = createApp({
     name: SERVICE_NAME,
@@ -35,10 +53,31 @@ export const buildApp = ({
     description:
       "Checks token-launch intents against a matrix of launch pads and builds unsigned payloads for the user's own wallet.",
     ...(maxBodyBytes ? { maxBodyBytes } : {}),
+    ...(limits
+      ? {
+          limits: {
+            limits: limits.limits,
+            classify: classifyRoute,
+            trustForwardedFor: limits.trustForwardedFor,
+          },
+        }
+      : {}),
+    ...(metrics ? { metrics: metrics.metrics, metricsToken: metrics.token } : {}),
   })
-  const deps = { matrix, mineSalt: createSaltMiner(pool, salt) }
+  const deps = {
+    matrix,
+    mineSalt: createSaltMiner(pool, {
+      ...salt,
+      ...(metrics ? { onSalt: createSaltMetrics(metrics.metrics) } : {}),
+    }),
+  }
   registerOperations(app, deps)
-  mountMcp(app, { name: SERVICE_NAME, version: API_VERSION, tools: launchRouterTools(deps) })
+  mountMcp(app, {
+    name: SERVICE_NAME,
+    version: API_VERSION,
+    tools: launchRouterTools(deps),
+    ...(limits ? { limits: { other: 'read' } } : {}),
+  })
   const llmsPath = document(app, {
     method: 'get',
     path: '/llms.txt',

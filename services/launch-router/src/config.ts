@@ -1,6 +1,13 @@
 import { availableParallelism } from 'node:os'
-import { LogLevel, loadConfig, Port } from '@agents/service-kit'
+import {
+  ForwardedTrustSetting,
+  LogLevel,
+  limitSettings,
+  loadConfig,
+  Port,
+} from '@agents/service-kit'
 import { z } from 'zod'
+import { LIMIT_DEFAULTS } from './limits/limit-defaults.ts'
 import { defaultPadsDirectory } from './matrix/load-matrix.ts'
 
 export const LaunchRouterConfig = z.object({
@@ -23,6 +30,14 @@ export const LaunchRouterConfig = z.object({
     .int()
     .min(1024)
     .default(256 * 1024),
+  /** `RATE_LIMIT_READ`, `RATE_LIMIT_MINING`: points/seconds per client (limits/limit-defaults.ts). */
+  ...limitSettings(LIMIT_DEFAULTS),
+  /** Proxies in front whose X-Forwarded-For is believed (the client's address is what limits count). */
+  TRUST_FORWARDED_FOR: ForwardedTrustSetting,
+  /** PostgreSQL for the limits' counters, shared by every replica; unset, memory (one replica). */
+  RATE_LIMIT_DATABASE_URL: z.string().url().optional(),
+  /** The operator's bearer token for `GET /metrics`; unset, metrics are not served (403). */
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN: at least 16 characters').optional(),
 })
 export type LaunchRouterConfig = z.infer<typeof LaunchRouterConfig>
 

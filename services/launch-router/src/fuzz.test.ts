@@ -2,7 +2,9 @@ import fc from 'fast-check'
 import { expect, test } from 'vitest'
 import { CREATOR, OPERATIONS, useTestRouter } from './testing.ts'
 
-const router = useTestRouter()
+// Hundreds of requests and new salts a minute from one address, on purpose:
+// the limits are raised so the properties, not the limits, are what is tested.
+const router = useTestRouter({ RATE_LIMIT_READ: '100000/60', RATE_LIMIT_MINING: '10000000/600' })
 
 const PADS = [
   'clanker-v4',

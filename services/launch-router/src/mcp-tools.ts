@@ -1,4 +1,6 @@
-import { defineMcpTool, type McpTool } from '@agents/service-kit'
+import { defineMcpTool, type McpCallContext, type McpTool } from '@agents/service-kit'
+import { chargeMining } from './limits/charge-mining.ts'
+import type { RouterLimitName } from './limits/limit-defaults.ts'
 import { draft } from './operations/draft.ts'
 import { getCapabilities } from './operations/get-capabilities.ts'
 import { getSignPayload, type SignPayloadDeps } from './operations/get-sign-payload.ts'
@@ -14,6 +16,13 @@ const readOnly = {
   destructiveHint: false,
 }
 
+// Each tool counts as its HTTP route does (limits/classify-route.ts).
+const limit: RouterLimitName = 'read'
+
+/** The call's share of its client's mining budget, when the app limits requests. */
+const miningOf = ({ takeLimit }: McpCallContext) =>
+  takeLimit ? chargeMining(takeLimit) : undefined
+
 /** The six operations as MCP tools, calling the same functions as the HTTP routes. */
 export const launchRouterTools = (deps: SignPayloadDeps): McpTool[] => [
   defineMcpTool({
@@ -23,6 +32,7 @@ export const launchRouterTools = (deps: SignPayloadDeps): McpTool[] => [
       'Every launch pad (wired and unproven) with its chains and notes. Call this first.',
     inputSchema: EmptyBody,
     annotations: readOnly,
+    limit,
     handler: () => listPads(deps.matrix),
   }),
   defineMcpTool({
@@ -31,6 +41,7 @@ export const launchRouterTools = (deps: SignPayloadDeps): McpTool[] => [
     description: 'The union of the chain ids the pads list, and which pads serve each.',
     inputSchema: EmptyBody,
     annotations: readOnly,
+    limit,
     handler: () => listNetworks(deps.matrix),
   }),
   defineMcpTool({
@@ -40,6 +51,7 @@ export const launchRouterTools = (deps: SignPayloadDeps): McpTool[] => [
       "A pad's knobs (with constraints), forbidden fields, chains, status and salt rule.",
     inputSchema: PadBody,
     annotations: readOnly,
+    limit,
     handler: (input) => getCapabilities(deps.matrix, input),
   }),
   defineMcpTool({
@@ -49,6 +61,7 @@ export const launchRouterTools = (deps: SignPayloadDeps): McpTool[] => [
       'Validate a launch intent: errors (unlaunchable), warnings (ignored knobs) and the normalised intent.',
     inputSchema: IntentBody,
     annotations: readOnly,
+    limit,
     handler: (input) => draft(deps.matrix, input),
   }),
   defineMcpTool({
@@ -58,7 +71,9 @@ export const launchRouterTools = (deps: SignPayloadDeps): McpTool[] => [
       'Build the sign payload without broadcasting anything; identical to get_sign_payload.',
     inputSchema: IntentBody,
     annotations: readOnly,
-    handler: (input) => getSignPayload(deps, input),
+    limit,
+    handler: (input, context) =>
+      getSignPayload(deps, { ...input, chargeMining: miningOf(context) }),
   }),
   defineMcpTool({
     name: 'get_sign_payload',
@@ -67,6 +82,8 @@ export const launchRouterTools = (deps: SignPayloadDeps): McpTool[] => [
       "The unsigned payload for the user's own wallet to sign. The router never signs or broadcasts.",
     inputSchema: IntentBody,
     annotations: readOnly,
-    handler: (input) => getSignPayload(deps, input),
+    limit,
+    handler: (input, context) =>
+      getSignPayload(deps, { ...input, chargeMining: miningOf(context) }),
   }),
 ]

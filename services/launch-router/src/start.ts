@@ -1,16 +1,47 @@
-import { createLogger, type RunningServer, serve } from '@agents/service-kit'
+import {
+  createLogger,
+  createMetrics,
+  limitPolicies,
+  type RunningServer,
+  serve,
+} from '@agents/service-kit'
 import { buildApp, SERVICE_NAME } from './app.ts'
 import type { LaunchRouterConfig } from './config.ts'
+import { createRouterLimits } from './limits/create-router-limits.ts'
+import { LIMIT_DEFAULTS } from './limits/limit-defaults.ts'
 import { loadMatrix, readPadFiles } from './matrix/load-matrix.ts'
 import { createMinerPool } from './salt/miner-pool.ts'
 
-/** Validates the matrix, starts the miner pool and the HTTP server. Used by main.ts and tests. */
+export type StartLaunchRouterOptions = {
+  handleSignals?: boolean
+  /** Process metrics (CPU, memory, event loop); off in tests that start many routers in one process. */
+  processMetrics?: boolean
+  /**
+   * Benches only: `false` builds the app without request limits or the
+   * mining budget, to measure what they cost beside it. Not a setting.
+   */
+  requestLimits?: boolean
+}
+
+/** Validates the matrix, starts the miner pool, the limits and the HTTP server. Used by main.ts, tests and benches. */
 export const startLaunchRouter = async (
   config: LaunchRouterConfig,
-  { handleSignals = false }: { handleSignals?: boolean } = {},
+  {
+    handleSignals = false,
+    processMetrics = true,
+    requestLimits = true,
+  }: StartLaunchRouterOptions = {},
 ): Promise<RunningServer> => {
   const logger = createLogger({ name: SERVICE_NAME, level: config.LOG_LEVEL })
   const matrix = loadMatrix(readPadFiles(config.PADS_DIR))
+  const limits = requestLimits
+    ? await createRouterLimits({
+        service: SERVICE_NAME,
+        policies: limitPolicies(config, LIMIT_DEFAULTS),
+        databaseUrl: config.RATE_LIMIT_DATABASE_URL,
+        logger,
+      })
+    : undefined
   const pool = await createMinerPool({ size: config.MINER_THREADS })
   const app = buildApp({
     matrix,
@@ -19,16 +50,31 @@ export const startLaunchRouter = async (
     maxBodyBytes: config.MAX_BODY_BYTES,
     salt: { maxIterations: config.SALT_MAX_ITERATIONS, timeBudgetMs: config.SALT_TIME_BUDGET_MS },
     ...(config.BASE_URL ? { baseUrl: config.BASE_URL } : {}),
+    ...(limits
+      ? { limits: { limits: limits.limits, trustForwardedFor: config.TRUST_FORWARDED_FOR } }
+      : {}),
+    metrics: {
+      metrics: createMetrics({ service: SERVICE_NAME, processMetrics }),
+      token: config.METRICS_TOKEN,
+    },
   })
   const server = await serve(app, {
     port: config.PORT,
     host: config.HOST,
     logger,
     handleSignals,
-    onClose: () => pool.close(),
+    onClose: async () => {
+      await pool.close()
+      await limits?.close()
+    },
   })
   logger.info(
-    { url: server.url, pads: matrix.pads.length, minerThreads: pool.size },
+    {
+      url: server.url,
+      pads: matrix.pads.length,
+      minerThreads: pool.size,
+      limits: limits ? (config.RATE_LIMIT_DATABASE_URL ? 'postgres' : 'memory') : 'off',
+    },
     'launch router listening',
   )
   return server

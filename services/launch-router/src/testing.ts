@@ -5,7 +5,9 @@ import { startLaunchRouter } from './start.ts'
 
 /** Starts the real router on an ephemeral loopback port, quiet, with two miner threads. */
 export const startTestRouter = (env: Record<string, string> = {}): Promise<RunningServer> =>
-  startLaunchRouter(readConfig({ PORT: '0', LOG_LEVEL: 'silent', MINER_THREADS: '2', ...env }))
+  startLaunchRouter(readConfig({ PORT: '0', LOG_LEVEL: 'silent', MINER_THREADS: '2', ...env }), {
+    processMetrics: false,
+  })
 
 /** POSTs to an operation. */
 export const callOperation = (server: RunningServer, operation: string, body: unknown) =>

@@ -7,7 +7,7 @@ import {
   buildSignPayload,
   type SignPayload,
 } from '../payload/build-sign-payload.ts'
-import type { SaltMiner } from '../payload/mine-salt-cached.ts'
+import type { MiningCharge, SaltMiner } from '../payload/mine-salt-cached.ts'
 
 export type SignPayloadDeps = { matrix: Matrix; mineSalt: SaltMiner }
 
@@ -16,19 +16,27 @@ export type SignPayloadAnswer = { payload: SignPayload; warnings: IntentIssue[] 
 /**
  * get_sign_payload and simulate_launch: one function, so the two answer the
  * same bytes for the same intent. An intent with errors is 422 with the
- * draft's `errors`; a salt search over its budget is 503, over its cap 422.
+ * draft's `errors`; a salt search over its budget is 503, over its cap 422;
+ * a new salt when the client's mining budget is spent is 429 (from `chargeMining`).
  * Returns synchronously unless the pad mines a salt.
  */
 export const getSignPayload = (
   { matrix, mineSalt }: SignPayloadDeps,
-  { intent }: { intent: Record<string, unknown> },
+  {
+    intent,
+    chargeMining,
+  }: {
+    intent: Record<string, unknown>
+    /** The client's mining budget, charged only when a salt is newly mined (`chargeMining`). */
+    chargeMining?: MiningCharge | undefined
+  },
 ): SignPayloadAnswer | Promise<SignPayloadAnswer> => {
   const draft = draftIntent(matrix, intent)
   if (!draft.ok || !draft.intent) {
     throw new ApiError(422, 'intent has errors', { errors: draft.errors, warnings: draft.warnings })
   }
   const pad = matrix.byId.get(draft.intent.pad)!
-  const built = buildSignPayload({ mineSalt }, { pad, intent: draft.intent })
+  const built = buildSignPayload({ mineSalt }, { pad, intent: draft.intent, chargeMining })
   const answer = (result: BuildSignPayloadResult): SignPayloadAnswer => {
     if (result.ok) return { payload: result.payload, warnings: draft.warnings }
     if (result.reason === 'time_budget') {

@@ -5,7 +5,7 @@ import { STOCK_FIELD } from '../matrix/load-matrix.ts'
 import type { Pad } from '../matrix/pad.ts'
 import { resolveTemplate, type TemplateContext } from '../matrix/template.ts'
 import { coerceAbiValue, toJsonSafe } from './coerce-abi-args.ts'
-import type { SaltMiner } from './mine-salt-cached.ts'
+import type { MiningCharge, SaltMiner } from './mine-salt-cached.ts'
 import { saltSeed } from './salt-seed.ts'
 
 export type SignPayload = Record<string, unknown> & { kind: Pad['kind']; pad: string }
@@ -36,7 +36,16 @@ const templateContext = (pad: Pad, intent: NormalizedIntent): TemplateContext =>
  */
 export const buildSignPayload = (
   { mineSalt }: { mineSalt: SaltMiner },
-  { pad, intent }: { pad: Pad; intent: NormalizedIntent },
+  {
+    pad,
+    intent,
+    chargeMining,
+  }: {
+    pad: Pad
+    intent: NormalizedIntent
+    /** What a newly mined salt costs the client (a remembered one costs nothing). */
+    chargeMining?: MiningCharge | undefined
+  },
 ): BuildSignPayloadResult | Promise<BuildSignPayloadResult> => {
   const context = templateContext(pad, intent)
   const head = { kind: pad.kind, pad: pad.id, chainId: intent.chainId }
@@ -60,7 +69,7 @@ export const buildSignPayload = (
       }
     }
     case 'party-factory':
-      return buildFactoryPayload(mineSalt, pad, intent, context, head)
+      return buildFactoryPayload(mineSalt, chargeMining, pad, intent, context, head)
     default:
       throw new Error(`unknown pad kind ${(pad as { kind: string }).kind}`)
   }
@@ -68,6 +77,7 @@ export const buildSignPayload = (
 
 const buildFactoryPayload = async (
   mineSalt: SaltMiner,
+  chargeMining: MiningCharge | undefined,
   pad: Extract<Pad, { kind: 'party-factory' }>,
   intent: NormalizedIntent,
   context: TemplateContext,
@@ -82,8 +92,11 @@ const buildFactoryPayload = async (
   const deployer = settings.deployer as Hex
   const initCodeHash = (variant?.initCodeHash ?? settings.initCodeHash) as Hex
   const rule = variant?.rule ?? settings.rule
-  const mined = await mineSalt({ deployer, initCodeHash, rule, seed: saltSeed(intent) })
-  if (!mined.ok) return mined
+  const mined = await mineSalt(
+    { deployer, initCodeHash, rule, seed: saltSeed(intent) },
+    chargeMining,
+  )
+  if (!mined.ok) return { ok: false, reason: mined.reason, tried: mined.tried }
 
   const fragment = abi[0]!
   const resolved = resolveTemplate(args, { ...context, salt: mined.salt }) as unknown[]

@@ -1,5 +1,6 @@
-import { type App, jsonRoute } from '@agents/service-kit'
+import { type App, type AppEnv, jsonRoute } from '@agents/service-kit'
 import type { Context } from 'hono'
+import { chargeMining } from '../limits/charge-mining.ts'
 import { draft } from '../operations/draft.ts'
 import { getCapabilities } from '../operations/get-capabilities.ts'
 import { getSignPayload, type SignPayloadDeps } from '../operations/get-sign-payload.ts'
@@ -17,6 +18,12 @@ import {
   SignPayloadResponse,
 } from '../schemas.ts'
 import { jsonResponse, operationRoute } from './operation-route.ts'
+
+/** The request's share of its client's mining budget, when the app limits requests. */
+const miningOf = (c: Context<AppEnv>) => {
+  const takeLimit = c.get('takeLimit')
+  return takeLimit ? chargeMining(takeLimit) : undefined
+}
 
 /** Answers a value now, or when its promise settles (only factory pads mine asynchronously). */
 const respond = <value>(c: Context, answer: value | Promise<value>) =>
@@ -86,7 +93,7 @@ export const registerOperations = (app: App, deps: SignPayloadDeps) => {
       response: SignPayloadResponse,
       extraResponses: busy,
     }),
-    (c, body) => respond(c, getSignPayload(deps, body)),
+    (c, body) => respond(c, getSignPayload(deps, { ...body, chargeMining: miningOf(c) })),
   )
   jsonRoute(
     app,
@@ -97,6 +104,6 @@ export const registerOperations = (app: App, deps: SignPayloadDeps) => {
       response: SignPayloadResponse,
       extraResponses: busy,
     }),
-    (c, body) => respond(c, getSignPayload(deps, body)),
+    (c, body) => respond(c, getSignPayload(deps, { ...body, chargeMining: miningOf(c) })),
   )
 }

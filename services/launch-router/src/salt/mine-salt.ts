@@ -24,9 +24,13 @@ export type MinedSalt = {
   iterations: number
 }
 
-export type MineSaltResult =
+export type MineSaltResult = (
   | ({ ok: true } & MinedSalt)
   | { ok: false; reason: 'iteration_cap' | 'time_budget'; tried: number }
+) & {
+  /** Worker-milliseconds the search took, summed over its ranges: what it cost the pool. */
+  workMs: number
+}
 
 /**
  * Mines a CREATE2 salt whose address satisfies `rule`.
@@ -52,17 +56,20 @@ export const mineSalt = async (
   const start = startCounter(seedSalt)
   const compiled = compileSaltRule(rule)
   const deadline = performance.now() + timeBudgetMs
+  let workMs = 0
 
   for (let offset = 0; offset < maxIterations; offset += batchPerWorker * pool.size) {
-    if (performance.now() > deadline) return { ok: false, reason: 'time_budget', tried: offset }
+    if (performance.now() > deadline)
+      return { ok: false, reason: 'time_budget', tried: offset, workMs }
     const ranges = Array.from({ length: pool.size }, (_, worker) => {
       const from = offset + worker * batchPerWorker
       return { from, count: Math.max(0, Math.min(batchPerWorker, maxIterations - from)) }
     }).filter((range) => range.count > 0)
-    const hits = await Promise.all(
+    const answers = await Promise.all(
       ranges.map(({ from, count }) => pool.run({ block, start, from, count, ...compiled })),
     )
-    const found = hits.filter((index) => index >= 0)
+    for (const answer of answers) workMs += answer.ms
+    const found = answers.map((answer) => answer.index).filter((index) => index >= 0)
     if (found.length === 0) continue
 
     const index = Math.min(...found)
@@ -79,7 +86,7 @@ export const mineSalt = async (
         `miner returned salt ${salt} whose address ${predictedAddress} fails the rule`,
       )
     }
-    return { ok: true, salt, predictedAddress, iterations: index + 1 }
+    return { ok: true, salt, predictedAddress, iterations: index + 1, workMs }
   }
-  return { ok: false, reason: 'iteration_cap', tried: maxIterations }
+  return { ok: false, reason: 'iteration_cap', tried: maxIterations, workMs }
 }

@@ -9,4 +9,5 @@ export type MineTask = {
   value: bigint
   below?: Uint8Array
 }
-export type MineAnswer = { id: number; index: number }
+/** The first hit's index (or -1), and the worker's milliseconds on the range: what the search cost. */
+export type MineAnswer = { id: number; index: number; ms: number }

@@ -74,7 +74,9 @@ for (let round = 0; round < 8; round++) mine(0n, 4_096, -1n, 1n)
 
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort)
 port.on('message', (/** @type {MineTask} */ task) => {
+  const started = performance.now()
+  const index = run(task)
   /** @type {MineAnswer} */
-  const answer = { id: task.id, index: run(task) }
+  const answer = { id: task.id, index, ms: performance.now() - started }
   port.postMessage(answer)
 })

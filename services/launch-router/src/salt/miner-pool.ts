@@ -5,12 +5,18 @@ import type { MineAnswer, MineTask } from './mine-task.ts'
 
 export type MinerPool = {
   size: number
-  /** Runs one range on the next free worker; resolves to the first hit's index or -1. */
-  run: (task: Omit<MineTask, 'id'>) => Promise<number>
+  /** Runs one range on the next free worker; resolves to the first hit's index (or -1) and the worker's milliseconds on it. */
+  run: (task: Omit<MineTask, 'id'>) => Promise<RangeAnswer>
   close: () => Promise<void>
 }
 
-type Pending = { task: MineTask; resolve: (index: number) => void; reject: (error: Error) => void }
+export type RangeAnswer = Omit<MineAnswer, 'id'>
+
+type Pending = {
+  task: MineTask
+  resolve: (answer: RangeAnswer) => void
+  reject: (error: Error) => void
+}
 
 const workerUrl = new URL('./mine-worker.js', import.meta.url)
 
@@ -47,7 +53,7 @@ export const createMinerPool = async ({
         const pending = busy.get(worker)
         busy.delete(worker)
         idle.push(worker)
-        pending?.resolve(answer.index)
+        pending?.resolve({ index: answer.index, ms: answer.ms })
         dispatch()
       })
       worker.on('error', (error) => {

@@ -1,0 +1,26 @@
+import { type TakeLimit, TooManyRequests } from '@agents/service-kit'
+import type { MiningCharge } from '../payload/mine-salt-cached.ts'
+
+/**
+ * The client's `mining` budget, in worker-milliseconds: a new search needs
+ * at least one left (else 429 with the budget's headers, before any work);
+ * once done it is charged what it took, up to what the client had left, so
+ * the budget is spent and the client waits for its window to end (a fixed
+ * window: charging past the end would change nothing but count a served
+ * request as refused).
+ */
+export const chargeMining = (takeLimit: TakeLimit): MiningCharge => {
+  let left = 0
+  return {
+    admit: async () => {
+      const decision = await takeLimit('mining', 1)
+      if (!decision.allowed) throw new TooManyRequests(decision)
+      left = decision.remaining
+    },
+    spend: async (workMs) => {
+      // The one millisecond taken to admit the search is part of its cost.
+      const cost = Math.min(Math.ceil(workMs) - 1, left)
+      if (cost > 0) await takeLimit('mining', cost)
+    },
+  }
+}
