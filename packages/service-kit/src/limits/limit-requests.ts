@@ -29,6 +29,12 @@ export type LimitRequestsParameters<name extends string> = {
    * what signing in costs, and a made-up credential cannot buy a fresh bucket.
    */
   credentialFailures?: name
+  /**
+   * The answers that mean the presented credential was not a real one
+   * (default 401 and 403). A capability in the path, such as the rail's
+   * match id, is answered 404 when made up: list 404 to count those.
+   */
+  credentialFailureStatuses?: readonly number[]
   trustForwardedFor?: ForwardedTrust
   /** Told of every refusal, for `/metrics`. */
   onLimited?: (name: string) => void
@@ -102,6 +108,7 @@ export const limitRequests = <name extends string>({
   classify,
   credentialOf,
   credentialFailures,
+  credentialFailureStatuses = [401, 403],
   trustForwardedFor,
   onLimited,
 }: LimitRequestsParameters<name>): MiddlewareHandler<AppEnv> =>
@@ -130,8 +137,8 @@ export const limitRequests = <name extends string>({
     }
     await next()
     if (client.credential && credentialFailures !== undefined) {
-      const status = c.res.status
-      if (status === 401 || status === 403) await limits.take(credentialFailures, addressKey)
+      if (credentialFailureStatuses.includes(c.res.status))
+        await limits.take(credentialFailures, addressKey)
     }
     // A route's own refusal (a newly mined salt over its limit) keeps its own headers.
     if (!c.res.headers.has('RateLimit')) setHeaders(c, limitHeaders(decision))
