@@ -35,4 +35,7 @@ get_capabilities lists them.
 ## Errors
 JSON \`{ "error": "..." }\`: 400 malformed body (with zod \`issues\`), 413 too large, 415 not JSON,
 422 unknown pad or intent errors, 503 salt mining over its time budget (retry).
+429 over a limit of your address (\`limit\` names it; wait \`Retry-After\` seconds): \`read\` counts every call
+(REST or MCP), \`mining\` the worker time of newly mined salts; the \`RateLimit\` header on every answer says
+what is left. Asking again for an intent answered recently costs no mining (its salt is remembered).
 `

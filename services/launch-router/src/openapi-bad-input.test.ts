@@ -14,8 +14,8 @@ it('U+0000 in any string and integers outside int4 never get a 5xx, and errors a
     skip: (operation) => operation.path === '/mcp',
     samples: { name: 'Walker', symbol: 'WLK', chainId: 56, pad: 'flap', creator: CREATOR },
   })
-  // Its six operations plus /health, /openapi.json and /llms.txt (/mcp is skipped above).
-  expect(operations).toHaveLength(9)
+  // Its six operations plus /health, /openapi.json, /llms.txt and /metrics (/mcp is skipped above).
+  expect(operations).toHaveLength(10)
   expect(failures).toEqual([])
   expect(baseStatuses['POST /api/v1/get_sign_payload [no credential]']).toBe(200)
 }, 60_000)

@@ -10,12 +10,14 @@ const json = <schema extends z.ZodType>(schema: schema, description: string) => 
 export const operationRoute = <body extends z.ZodType, response extends z.ZodType>({
   operation,
   summary,
+  description,
   body,
   response,
   extraResponses = {},
 }: {
   operation: string
   summary: string
+  description?: string
   body: body
   response: response
   extraResponses?: Record<number, ReturnType<typeof json>>
@@ -25,6 +27,7 @@ export const operationRoute = <body extends z.ZodType, response extends z.ZodTyp
     path: `/api/v1/${operation}`,
     operationId: operation,
     summary,
+    ...(description ? { description } : {}),
     request: { body: { required: true, content: { 'application/json': { schema: body } } } },
     responses: {
       200: json(response, 'success'),

@@ -31,6 +31,10 @@ const respond = <value>(c: Context, answer: value | Promise<value>) =>
     ? answer.then((value) => c.json(value as object, 200))
     : c.json(answer as object, 200)
 
+// The request limit's 429 is documented on every operation from classifyRoute; this is the other one.
+const mining =
+  'A newly mined salt (factory pads) also draws on the client’s `mining` budget, in worker-milliseconds; once it is spent, a new salt is answered 429 with `limit: "mining"` and `Retry-After`, while a salt already mined for the same intent is still served.'
+
 const busy = {
   503: jsonResponse(ErrorResponse, 'salt mining ran out of its time budget (server busy); retry'),
 }
@@ -89,6 +93,7 @@ export const registerOperations = (app: App, deps: SignPayloadDeps) => {
       operation: 'simulate_launch',
       summary:
         'the sign payload, identical to get_sign_payload; nothing is broadcast, no key is used',
+      description: mining,
       body: IntentBody,
       response: SignPayloadResponse,
       extraResponses: busy,
@@ -100,6 +105,7 @@ export const registerOperations = (app: App, deps: SignPayloadDeps) => {
     operationRoute({
       operation: 'get_sign_payload',
       summary: "the payload for the user's own wallet to sign",
+      description: mining,
       body: IntentBody,
       response: SignPayloadResponse,
       extraResponses: busy,
