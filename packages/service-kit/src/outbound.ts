@@ -4,11 +4,18 @@ import ipaddr from 'ipaddr.js'
 type IPv4 = ipaddr.IPv4
 type IPv6 = ipaddr.IPv6
 
+// Cloud metadata hosts inside space ipaddr.js calls public unicast, so no
+// range names them: Azure's wire server (168.63.129.16), which serves the
+// guest agent, DHCP, DNS and health probes, with no credential asked of a VM.
+const METADATA_IPV4 = new Set(['168.63.129.16'])
+
 // Only `unicast` is public: ipaddr.js names every special-purpose range of
 // the IANA registries (RFC 6890), e.g. private, loopback, link-local (cloud
 // metadata lives at 169.254.169.254), CGNAT, unspecified, broadcast,
 // multicast, benchmarking, documentation, 240/4, AS112 and AMT anycast.
-const isPublicIPv4 = (address: IPv4): boolean => address.range() === 'unicast'
+// The metadata hosts above are refused as well.
+const isPublicIPv4 = (address: IPv4): boolean =>
+  address.range() === 'unicast' && !METADATA_IPV4.has(address.toString())
 
 const embeddedIPv4 = (high: number, low: number): IPv4 =>
   new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff])
@@ -46,7 +53,8 @@ const isPublicIPv6 = (address: IPv6): boolean => {
 
 /**
  * True for an IP address no outbound call may reach: anything but a public
- * unicast address, classified by ipaddr.js's ranges, with the IPv4 address
+ * unicast address (classified by ipaddr.js's ranges) or a cloud metadata
+ * host in public space (Azure's 168.63.129.16), with the IPv4 address
  * inside IPv4-mapped, NAT64, 6to4 and Teredo addresses classified as well.
  * A string that is not an IP address (`net.isIP`) counts as non-public.
  *
