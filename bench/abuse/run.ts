@@ -1,0 +1,97 @@
+// `npm run bench:abuse`: on one machine, one abusive client floods each
+// service (autocannon, a few connections, as fast as it can, on the
+// cheapest write to abuse) while one well-behaved agent runs its normal loop
+// at its own pace. The baseline is the same loop alone in the same run (the
+// quiet window): compare the agent's success rate and p99 with and without
+// the flood (targets: 100 % served, p99 within 2x), what the abuser got, and
+// the service process's CPU seconds in each window. Both clients come from
+// 127.0.0.1; the services trust X-Forwarded-For and each client sends its
+// own public address (agent 203.0.113.7, abuser 198.51.100.66).
+import { execFileSync } from 'node:child_process'
+import { cpus, totalmem } from 'node:os'
+import { startDevnet } from '@agents/devnet'
+import { startFacilitatorProcess } from '../payments/facilitator-process.ts'
+import { runLimitsBench } from './limits-figures.ts'
+import {
+  ABUSER_ADDRESS,
+  AGENT_ADDRESS,
+  measureService,
+  type ServiceRun,
+} from './measure-service.ts'
+import { startModelStandIn } from './model-stand-in.ts'
+import { printRun } from './print-run.ts'
+import { railTarget } from './rail-target.ts'
+import { routerTarget } from './router-target.ts'
+import { summaryTable } from './summary-table.ts'
+import type { Target } from './target.ts'
+import { venueTarget } from './venue-target.ts'
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10)
+const warmUpSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
+const connections = Number(process.env.BENCH_ABUSE_CONNECTIONS ?? 8)
+const postgresUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL
+const only = process.env.BENCH_SERVICES?.split(',').map((name) => name.trim())
+const targets = [routerTarget, venueTarget, railTarget].filter(
+  (target) => !only || only.includes(target.service),
+)
+
+const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim()
+console.log(
+  `# abuse benchmark, ${new Date().toISOString()}: ${cpus().length} cores (${cpus()[0]?.model}), ` +
+    `${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}`,
+)
+console.log(
+  `code: ${git('log', '-1', '--format=%h %s')}` +
+    ` (${git('status', '--porcelain', '--untracked-files=no').split('\n').filter(Boolean).length} files changed in the working tree)`,
+)
+console.log(
+  `windows of ${seconds} s (quiet: the agent alone; flood: the agent while ${connections} autocannon ` +
+    `connections flood), ${warmUpSeconds} s of warm-up; services on their default limits, ` +
+    `PGlite${postgresUrl ? ' and PostgreSQL (a fresh database per run)' : ''}; ` +
+    `X-Forwarded-For trusted: agent ${AGENT_ADDRESS}, abuser ${ABUSER_ADDRESS}`,
+)
+
+const started = await startDevnet({ tempo: false })
+const facilitator = await startFacilitatorProcess(started.base.rpcUrl, { receiptPollingMs: 5 })
+const devnet = { ...started, facilitator: { ...started.facilitator, url: facilitator.url } }
+const standIn = await startModelStandIn()
+const runs: { run: ServiceRun; target: Target }[] = []
+const limiterCosts: string[] = []
+let failed = false
+try {
+  for (const target of targets) {
+    const backends = target.stateful && postgresUrl ? [undefined, postgresUrl] : [undefined]
+    for (const backend of backends) {
+      const run = await measureService(target, {
+        devnet,
+        standIn,
+        postgresUrl: backend,
+        seconds,
+        warmUpSeconds,
+        connections,
+      })
+      printRun(run, target)
+      runs.push({ run, target })
+    }
+    if (process.env.BENCH_LIMITS !== '0') {
+      const limits = await runLimitsBench(target.service)
+      const heading = `limiter's cost on ${target.service} (bench/${target.service}/limits-bench.ts)`
+      if (!limits) limiterCosts.push(`${heading}: not measured here (no such bench yet)`)
+      else
+        limiterCosts.push(
+          `${heading}${limits.ok ? '' : ', FAILED'}:\n  ${limits.lines.join('\n  ')}`,
+        )
+      console.log(`\n${limiterCosts.at(-1)}`)
+    }
+  }
+  console.log(`\n## summary\n\n${summaryTable(runs)}\n`)
+  for (const line of limiterCosts) console.log(line.split('\n')[0])
+} catch (error) {
+  failed = true
+  console.error(error)
+} finally {
+  await standIn.close()
+  facilitator.stop()
+  await started.stop()
+}
+process.exit(failed ? 1 : 0)
