@@ -35,13 +35,16 @@ export const documentLimits = <document>(
         return policy ? `\`${name}\` limit (${describePolicy(policy)} by default)` : undefined
       })
       if ((withCredential ?? without) === undefined || !operation.responses) continue
+      // A route that documents a 429 of its own (a budget it charges itself) keeps its description.
+      const own = (operation.responses['429'] as { description?: string } | undefined)?.description
       for (const answer of Object.values(operation.responses) as Array<{ headers?: object }>)
         answer.headers = { ...answer.headers, ...LIMIT_HEADERS }
       operation.responses['429'] = {
-        description:
+        description: `${
           withCredential === without || !withCredential || !without
             ? `over the ${withCredential ?? without} for this client (see the README)`
-            : `over the ${withCredential} with a credential, the ${without} without one, for this client (see the README)`,
+            : `over the ${withCredential} with a credential, the ${without} without one, for this client (see the README)`
+        }${own ? `; or ${own}` : ''}`,
         headers: {
           ...LIMIT_HEADERS,
           'Retry-After': header('seconds until the limit allows another request'),
