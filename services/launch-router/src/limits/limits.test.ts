@@ -154,8 +154,11 @@ describe('request limits per client', () => {
       expect(operation!.responses['429']?.headers, path).toHaveProperty('Retry-After')
       expect(operation!.responses['200']?.headers, path).toHaveProperty('RateLimit')
     }
-    for (const name of ['get_sign_payload', 'simulate_launch'])
-      expect(document.paths[`/api/v1/${name}`].post.description).toMatch(/`mining` budget/)
+    for (const name of ['get_sign_payload', 'simulate_launch']) {
+      const { description, responses } = document.paths[`/api/v1/${name}`].post
+      expect(description).toMatch(/`mining` budget/)
+      expect(responses['429'].description).toMatch(/`read` limit .*; or .*`mining` budget/)
+    }
     expect(document.paths['/mcp'].post.responses['429']).toBeDefined()
     expect(document.paths['/health'].get.responses['429']).toBeUndefined()
     expect(document.paths['/metrics'].get.responses['429']).toBeUndefined()

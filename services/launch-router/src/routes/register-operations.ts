@@ -35,7 +35,11 @@ const respond = <value>(c: Context, answer: value | Promise<value>) =>
 const mining =
   'A newly mined salt (factory pads) also draws on the client’s `mining` budget, in worker-milliseconds; once it is spent, a new salt is answered 429 with `limit: "mining"` and `Retry-After`, while a salt already mined for the same intent is still served.'
 
-const busy = {
+const mines = {
+  429: jsonResponse(
+    ErrorResponse,
+    'the client’s `mining` budget is spent and this intent’s salt would be newly mined (`limit: "mining"`)',
+  ),
   503: jsonResponse(ErrorResponse, 'salt mining ran out of its time budget (server busy); retry'),
 }
 
@@ -96,7 +100,7 @@ export const registerOperations = (app: App, deps: SignPayloadDeps) => {
       description: mining,
       body: IntentBody,
       response: SignPayloadResponse,
-      extraResponses: busy,
+      extraResponses: mines,
     }),
     (c, body) => respond(c, getSignPayload(deps, { ...body, chargeMining: miningOf(c) })),
   )
@@ -108,7 +112,7 @@ export const registerOperations = (app: App, deps: SignPayloadDeps) => {
       description: mining,
       body: IntentBody,
       response: SignPayloadResponse,
-      extraResponses: busy,
+      extraResponses: mines,
     }),
     (c, body) => respond(c, getSignPayload(deps, { ...body, chargeMining: miningOf(c) })),
   )
