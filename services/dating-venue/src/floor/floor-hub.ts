@@ -1,3 +1,4 @@
+import { clientGroup } from '@agents/service-kit'
 import type { FloorItem } from './floor-item.ts'
 
 /** What one subscriber receives: new items (newest first), a keep-alive, or the end. */
@@ -10,7 +11,11 @@ export type FloorEvent =
 export type FloorEndReason = 'shutting_down' | 'unavailable' | 'lagging'
 
 /** Why the hub refused a new stream (the route answers 503). */
-export type FloorRefusal = 'too_many_streams' | 'too_many_streams_from_address' | 'shutting_down'
+export type FloorRefusal =
+  | 'too_many_streams'
+  | 'too_many_streams_from_address'
+  | 'kept_for_new_clients'
+  | 'shutting_down'
 
 export type FloorSubscription = {
   /** The next event, waiting for one; after an `end` it answers `end` again. */
@@ -25,6 +30,7 @@ export type FloorHub = {
   ) => { ok: true; subscription: FloorSubscription } | { ok: false; reason: FloorRefusal }
   /** Ends every stream with a final `shutting_down` event and refuses new ones. */
   close: () => void
+  /** `addresses`: the address groups holding streams. */
   stats: () => { streams: number; addresses: number; polls: number; running: boolean }
 }
 
@@ -33,7 +39,13 @@ export type CreateFloorHubParameters = {
   read: (cursor?: { afterTurn: number; afterPost: number }) => Promise<FloorItem[]>
   intervalMs?: number
   maxStreams?: number
+  /** Streams one client may hold: its address group (`clientGroup`: IPv4 /32, IPv6 /64). */
   maxStreamsPerAddress?: number
+  /**
+   * The share of `maxStreams` kept for clients holding none: past the rest,
+   * a group that holds a stream is refused another (0.2: the last fifth).
+   */
+  keptForNewShare?: number
   /** How many recent items a new stream starts with (the board limit). */
   backlog?: number
   /** Undelivered batches after which a stream that does not read is ended. */
@@ -47,19 +59,26 @@ type Subscriber = { address: string; queue: FloorEvent[]; wake: (() => void) | u
  * One poller for every live floor stream of this process: one read per
  * interval, fanned out to the subscribers; started by the first, stopped by
  * the last. New streams start from the items it already holds, so opening a
- * stream costs no query once the hub runs. Limits are counted here, at open.
+ * stream costs no query once the hub runs. Limits are counted here, at open:
+ * in total, per address group (an IPv4 address, an IPv6 /64), and past the
+ * shared part of the total only for groups that hold no stream yet, so one
+ * host with many addresses cannot take every stream.
  */
 export const createFloorHub = ({
   read,
   intervalMs = 1000,
   maxStreams = 1000,
   maxStreamsPerAddress = 8,
+  keptForNewShare = 0.2,
   backlog = 50,
   maxQueued = 100,
   onError = () => {},
 }: CreateFloorHubParameters): FloorHub => {
   const subscribers = new Set<Subscriber>()
+  // Streams held per address group (Subscriber.address is the group).
   const perAddress = new Map<string, number>()
+  // Up to this many streams, any group within its limit is served; beyond, only groups holding none.
+  const sharedStreams = maxStreams - Math.floor(maxStreams * keptForNewShare)
   let recent: FloorItem[] | undefined
   let cursor = { afterTurn: 0, afterPost: 0 }
   let timer: NodeJS.Timeout | undefined
@@ -173,9 +192,13 @@ export const createFloorHub = ({
     open: (address) => {
       if (closed) return { ok: false, reason: 'shutting_down' }
       if (subscribers.size >= maxStreams) return { ok: false, reason: 'too_many_streams' }
-      if ((perAddress.get(address) ?? 0) >= maxStreamsPerAddress)
+      const group = clientGroup(address)
+      const held = perAddress.get(group) ?? 0
+      if (held >= maxStreamsPerAddress)
         return { ok: false, reason: 'too_many_streams_from_address' }
-      return { ok: true, subscription: subscribe(address) }
+      if (held > 0 && subscribers.size >= sharedStreams)
+        return { ok: false, reason: 'kept_for_new_clients' }
+      return { ok: true, subscription: subscribe(group) }
     },
     close: () => {
       closed = true

@@ -84,8 +84,9 @@ describe.each(testBackends(TEST_DATABASE_URL))('the live floor stream on $name',
       env: {
         GEO_TRUST_FORWARDED_FOR: 'true',
         VENUE_FLOOR_POLL_MS: String(POLL_MS),
-        VENUE_FLOOR_MAX_STREAMS: '12',
-        VENUE_FLOOR_MAX_STREAMS_PER_ADDRESS: '10',
+        // 16 shared, the last 4 kept for clients holding none.
+        VENUE_FLOOR_MAX_STREAMS: '20',
+        VENUE_FLOOR_MAX_STREAMS_PER_ADDRESS: '4',
       },
     })
   })
@@ -97,9 +98,9 @@ describe.each(testBackends(TEST_DATABASE_URL))('the live floor stream on $name',
 
   it('refuses a stream beyond the per-address limit with 503, Retry-After and { error }', async () => {
     const mine = await Promise.all(
-      Array.from({ length: 10 }, () => openStream(venue.url, '203.0.113.7')),
+      Array.from({ length: 4 }, () => openStream(venue.url, '203.0.113.7')),
     )
-    expect(mine.map((s) => s.status)).toEqual(Array(10).fill(200))
+    expect(mine.map((s) => s.status)).toEqual(Array(4).fill(200))
     const refused = await openStream(venue.url, '203.0.113.7')
     expect(refused.status).toBe(503)
     expect(refused.headers['retry-after']).toBe('5')
@@ -111,7 +112,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('the live floor stream on $name',
     const other = await openStream(venue.url, '203.0.113.8')
     expect(other.status).toBe(200)
     mine[0]!.abort()
-    await waitFor(() => hub().stats().streams === 10)
+    await waitFor(() => hub().stats().streams === 4)
     const again = await openStream(venue.url, '203.0.113.7')
     expect(again.status).toBe(200)
     for (const stream of [...mine, other, again]) stream.abort()
@@ -121,7 +122,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('the live floor stream on $name',
 
   it('refuses a stream beyond the total limit with 503, whatever the address', async () => {
     const streams = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => openStream(venue.url, `203.0.113.${20 + i}`)),
+      Array.from({ length: 20 }, (_, i) => openStream(venue.url, `203.0.113.${20 + i}`)),
     )
     expect(streams.every((s) => s.status === 200)).toBe(true)
     const refused = await openStream(venue.url, '203.0.113.99')
@@ -135,8 +136,48 @@ describe.each(testBackends(TEST_DATABASE_URL))('the live floor stream on $name',
     await waitFor(() => hub().stats().streams === 0)
   })
 
+  it('one host cannot hold every stream: IPv6 counts by /64, and the last fifth is kept for clients holding none', async () => {
+    const open = (from: string) => openStream(venue.url, from)
+    const refusal = async (stream: Stream) => {
+      expect(stream.status).toBe(503)
+      expect(stream.headers['retry-after']).toBe('5')
+      await stream.ended
+      return (JSON.parse(stream.text()) as { error: string }).error
+    }
+    const perAddress = 'too many live floor streams from this address'
+    const keptForNew =
+      'the floor is nearly full: its last streams are kept for clients holding none; close one of yours or try again later'
+    // Four addresses of one /64 are one client; the next /64 is another.
+    const held = await Promise.all(['1', '2', '3', '4'].map((h) => open(`2001:db8:1:2::${h}`)))
+    expect(await refusal(await open('2001:db8:1:2:ffff:ffff:ffff:ffff'))).toBe(perAddress)
+    held.push(await open('2001:db8:1:3::1'))
+    // An IPv4 address and its IPv4-mapped IPv6 form are one client.
+    held.push(
+      ...(await Promise.all(
+        ['203.0.113.50', '203.0.113.50', '::ffff:203.0.113.50', '::ffff:203.0.113.50'].map(open),
+      )),
+    )
+    expect(await refusal(await open('::ffff:203.0.113.50'))).toBe(perAddress)
+    // Up to 16 of 20, any client within its limit.
+    held.push(
+      ...(await Promise.all(['1', '1', '1', '1', '2', '2', '2'].map((h) => open(`198.18.0.${h}`)))),
+    )
+    expect(held.map((stream) => stream.status)).toEqual(Array(16).fill(200))
+    expect(hub().stats()).toMatchObject({ streams: 16, addresses: 5 })
+    // Beyond, a client holding a stream gets no other; a client holding none gets one.
+    expect(await refusal(await open('198.18.0.2'))).toBe(keptForNew)
+    expect(await refusal(await open('2001:db8:1:3::2'))).toBe(keptForNew)
+    const newcomers = await Promise.all(['10', '11', '12', '13'].map((h) => open(`198.18.0.${h}`)))
+    expect(newcomers.map((stream) => stream.status)).toEqual([200, 200, 200, 200])
+    expect(await refusal(await open('198.18.0.14'))).toBe(
+      'too many live floor streams: try again later',
+    )
+    for (const stream of [...held, ...newcomers]) stream.abort()
+    await waitFor(() => hub().stats().streams === 0)
+  })
+
   it('serves N streams with one read per interval, and a post reaches every stream', async () => {
-    // 11, so that one more, opened later, stays within the total of 12.
+    // 11, so that one more, opened later, stays within the total of 20.
     const streams = await Promise.all(
       Array.from({ length: 11 }, (_, i) => openStream(venue.url, `198.51.100.${i + 1}`)),
     )

@@ -5,6 +5,8 @@ import type { FloorRefusal } from './floor-hub.ts'
 export const FLOOR_REFUSED: Record<FloorRefusal, string> = {
   too_many_streams: 'too many live floor streams: try again later',
   too_many_streams_from_address: 'too many live floor streams from this address',
+  kept_for_new_clients:
+    'the floor is nearly full: its last streams are kept for clients holding none; close one of yours or try again later',
   shutting_down: 'the venue is shutting down: reconnect',
 }
 
