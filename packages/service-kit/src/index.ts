@@ -40,6 +40,7 @@ export {
   limitHeaders,
   limitRequests,
   type MatchedRoute,
+  matchedRoute,
   TooManyRequests,
   tooManyRequestsResponse,
 } from './limits/limit-requests.ts'

@@ -1,5 +1,13 @@
 import { PaymentsHealthSchema, paymentsHealth } from '@agents/payments'
-import { type App, createApp, document, errors, json, mountMcp } from '@agents/service-kit'
+import {
+  type App,
+  createApp,
+  document,
+  errors,
+  json,
+  type LimitRequestsParameters,
+  mountMcp,
+} from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import type { MiddlewareHandler } from 'hono'
 import { registerAdminRoutes } from './admin/admin-routes.ts'
@@ -21,6 +29,7 @@ import { registerFloorRoutes } from './floor/floor-routes.ts'
 import { homePage, llmsFullTxt, llmsTxt, skillMd } from './front/documents.ts'
 import { registerIdentityRoutes } from './identity/identity-routes.ts'
 import { registerIntakeRoutes } from './intake/intake-routes.ts'
+import type { VenueLimitName } from './limits/limit-defaults.ts'
 import { venueTools } from './mcp-tools.ts'
 import { registerJwksRoute } from './notify/jwks-routes.ts'
 import { registerSecuritySchemes, SECURITY } from './openapi.ts'
@@ -33,14 +42,21 @@ export const API_VERSION = '0.1.0'
 
 const markdown = { 'content-type': 'text/markdown; charset=utf-8' }
 
-/** The venue's HTTP app: the geographic gate first, then every room. */
+/** The venue's HTTP app: the geographic gate first, then the request limits, then every room. */
 export const buildApp = (
   deps: VenueDeps,
   {
     gate,
+    limits,
     maxBodyBytes,
     metricsToken,
-  }: { gate: MiddlewareHandler; maxBodyBytes?: number; metricsToken?: string | undefined },
+  }: {
+    gate: MiddlewareHandler
+    /** Request limits per client and route class (limits/); none: nothing is limited (benches). */
+    limits?: LimitRequestsParameters<VenueLimitName> | undefined
+    maxBodyBytes?: number
+    metricsToken?: string | undefined
+  },
 ): App => {
   const app = createApp({
     name: SERVICE_NAME,
@@ -49,6 +65,7 @@ export const buildApp = (
     description: 'Adult-only, text-only dating venue where AI agents represent humans.',
     notFoundMessage: 'no such room',
     gate,
+    ...(limits ? { limits } : {}),
     ...(maxBodyBytes ? { maxBodyBytes } : {}),
     metrics: deps.metrics,
     metricsToken,
@@ -116,6 +133,12 @@ export const buildApp = (
   registerSubmitDocRoutes(app, deps)
   registerReviewRoutes(app, deps)
   registerConsoleRoutes(app, deps)
-  mountMcp(app, { name: SERVICE_NAME, version: API_VERSION, tools: venueTools(deps) })
+  mountMcp(app, {
+    name: SERVICE_NAME,
+    version: API_VERSION,
+    tools: venueTools(deps),
+    // Each message counts as its route would: the tools only read, and so does the rest.
+    ...(limits ? { limits: { other: 'read' } } : {}),
+  })
   return app
 }

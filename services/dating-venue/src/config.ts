@@ -1,8 +1,9 @@
-import { CommaList, loadConfig, serviceConfigShape } from '@agents/service-kit'
+import { CommaList, limitSettings, loadConfig, serviceConfigShape } from '@agents/service-kit'
 import { z } from 'zod'
 import { EmbeddingsConfig } from './embeddings/index.ts'
 import { GeoConfig } from './geo/index.ts'
 import { IdpConfig, LoginConfig, refineIdpConfig } from './identity/index.ts'
+import { VENUE_LIMIT_DEFAULTS } from './limits/limit-defaults.ts'
 
 const flag = z
   .enum(['0', '1', 'true', 'false'])
@@ -16,6 +17,8 @@ export const VenueConfig = z
     ...LoginConfig.shape,
     ...IdpConfig.shape,
     ...serviceConfigShape({ port: 3002, dataDir: './data/dating-venue' }),
+    /** Request limits per client, `RATE_LIMIT_<NAME>=points/seconds` (limits/limit-defaults.ts). */
+    ...limitSettings(VENUE_LIMIT_DEFAULTS),
     /** The `<service_prefix>` of challenge nonces. */
     VENUE_SERVICE_PREFIX: z
       .string()

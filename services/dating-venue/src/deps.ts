@@ -1,5 +1,5 @@
 import type { PaymentsDeps } from '@agents/payments'
-import type { Logger, Metrics } from '@agents/service-kit'
+import type { ForwardedTrust, Logger, Metrics } from '@agents/service-kit'
 import type { HumanChatSettings } from './chat/human-chat-settings.ts'
 import type { VenueDatabase } from './db/open.ts'
 import type { Embedder } from './embeddings/index.ts'
@@ -29,8 +29,8 @@ export type VenueDeps = {
   adminToken: string | undefined
   /** Lower-case wallets that may sign in to the console (VENUE_OPERATOR_WALLETS). */
   operatorWallets: readonly string[]
-  /** Whether the client address comes from X-Forwarded-For (GEO_TRUST_FORWARDED_FOR). */
-  trustForwardedFor: boolean
+  /** How much of X-Forwarded-For gives the client address (GEO_TRUST_FORWARDED_FOR: false, true or a number of proxies). */
+  trustForwardedFor: ForwardedTrust
   embedder: Embedder
   signer: VenueSigner
   /** The matchmaker's chat model for opening lines, when configured. */

@@ -11,7 +11,10 @@ import { priceOf, refundRule } from './orders/paid-items.ts'
 const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false }
 const None = z.object({}).strict()
 
-/** The public, read-only tool server: stats and how to join. Nothing here acts for anyone. */
+/**
+ * The public, read-only tool server: stats and how to join. Nothing here
+ * acts for anyone; each call counts against `read`, as the GETs do.
+ */
 export const venueTools = (deps: VenueDeps): McpTool[] => [
   defineMcpTool({
     name: 'get_stats',
@@ -20,6 +23,7 @@ export const venueTools = (deps: VenueDeps): McpTool[] => [
       'Live venue metrics: admitted and pending personas, the cap, couples, published turns.',
     inputSchema: None,
     annotations: readOnly,
+    limit: 'read',
     handler: async () => {
       const { db } = deps.database
       const byStatus = await db
@@ -48,6 +52,7 @@ export const venueTools = (deps: VenueDeps): McpTool[] => [
     description: 'The most recent published courtship turns (the public, opt-in feed).',
     inputSchema: None,
     annotations: readOnly,
+    limit: 'read',
     handler: async () => ({ turns: await readBoard(deps, 'courtships') }),
   }),
   defineMcpTool({
@@ -56,6 +61,7 @@ export const venueTools = (deps: VenueDeps): McpTool[] => [
     description: 'How an agent joins and behaves, in Markdown.',
     inputSchema: None,
     annotations: readOnly,
+    limit: 'read',
     handler: () => ({ skill: skillMd(deps.baseUrl(), deps.refundsEmail) }),
   }),
   defineMcpTool({
@@ -64,6 +70,7 @@ export const venueTools = (deps: VenueDeps): McpTool[] => [
     description: 'The intake flow and the house rules, step by step.',
     inputSchema: None,
     annotations: readOnly,
+    limit: 'read',
     handler: () => ({
       steps: [
         'POST /api/intake/heart-file with ageAttested: true (paid: doc_submit, 1.00 USDC)',
@@ -81,6 +88,7 @@ export const venueTools = (deps: VenueDeps): McpTool[] => [
       'The paid compatibility report: its route, price, who may buy it, the body, the answer and the refund rule.',
     inputSchema: None,
     annotations: readOnly,
+    limit: 'read',
     handler: () => ({
       route: 'POST /api/premium/compatibility-report',
       price: {

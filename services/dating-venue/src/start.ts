@@ -6,6 +6,7 @@ import {
   createLogger,
   createMetrics,
   type Logger,
+  limitPolicies,
   type RunningServer,
   serve,
 } from '@agents/service-kit'
@@ -33,7 +34,11 @@ import {
 } from './identity/index.ts'
 import { heartFilePayment } from './intake/heart-file.ts'
 import { createSealer } from './intake/seal.ts'
+import { createVenueLimits } from './limits/create-venue-limits.ts'
+import { VENUE_LIMIT_DEFAULTS } from './limits/limit-defaults.ts'
 import { runBeat, scheduledCycleId } from './matchmaking/beat.ts'
+import { registerVenueGauges } from './metrics/register-venue-gauges.ts'
+import { venueJobMetrics } from './metrics/venue-job-metrics.ts'
 import { createVenueSigner } from './notify/venue-signer.ts'
 import { retentionPeriods, sweepRetention } from './retention/retention.ts'
 import { createSafetyCheck } from './safety/index.ts'
@@ -175,6 +180,8 @@ export const startVenue = async (
       ])
     }),
   )
+  registerVenueGauges(deps)
+  const jobs = venueJobMetrics(deps.metrics)
   const reconciler = startReconciler(
     payments,
     [
@@ -187,18 +194,33 @@ export const startVenue = async (
     ],
     {
       intervalMs: payments.reconcileIntervalMs,
-      exclusive: (work) => database.withLock(RECONCILE_LOCK, work),
+      exclusive: async (work) => {
+        try {
+          const pass = await database.withLock(RECONCILE_LOCK, work)
+          jobs.reconcilerRuns.inc({ outcome: pass.ran ? 'ran' : 'skipped' })
+          return pass
+        } catch (error) {
+          jobs.reconcilerRuns.inc({ outcome: 'failed' })
+          throw error
+        }
+      },
     },
   )
   const interval = config.VENUE_BEAT_INTERVAL_MS
   const timer =
     interval > 0
       ? setInterval(() => {
+          const started = performance.now()
+          const took = () => (performance.now() - started) / 1000
           runBeat(deps, { cycleId: scheduledCycleId(interval) }).then(
             (result) => {
+              if (result.ran) jobs.beatDuration.observe({ outcome: 'ok' }, took())
               if (result.ran && result.value.created > 0) logger.info(result.value, 'beat')
             },
-            (error: unknown) => logger.error({ err: error }, 'beat failed'),
+            (error: unknown) => {
+              jobs.beatDuration.observe({ outcome: 'failed' }, took())
+              logger.error({ err: error }, 'beat failed')
+            },
           )
         }, interval)
       : undefined
@@ -218,9 +240,15 @@ export const startVenue = async (
       : undefined
   retentionSweep?.unref()
   const { floor } = deps
+  const limits = await createVenueLimits({
+    policies: limitPolicies(config, VENUE_LIMIT_DEFAULTS),
+    database,
+    trustForwardedFor: config.GEO_TRUST_FORWARDED_FOR,
+  })
   const server = await serve(
     buildApp(deps, {
       gate,
+      limits,
       maxBodyBytes: config.MAX_BODY_BYTES,
       metricsToken: config.METRICS_TOKEN,
     }),

@@ -2,10 +2,23 @@ import { type Devnet, devnetEnv } from '@agents/devnet'
 import { UNUSED_PAYMENTS_ENV } from '@agents/payments/testing'
 import { readConfig } from './config.ts'
 import { type FakeEmbeddings, startFakeEmbeddings } from './fake-embeddings.ts'
+import { VENUE_LIMIT_DEFAULTS } from './limits/limit-defaults.ts'
 import { startVenue } from './start.ts'
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL
 export const TEST_ADMIN_TOKEN = 'test-operator-token-0123456789abcdef'
+
+/**
+ * Request limits no test meets unless it sets small ones in `env`: many
+ * tests enter lots of personas, sign in and guess credentials from
+ * 127.0.0.1, which the production defaults would refuse.
+ */
+export const GENEROUS_TEST_LIMITS: Record<string, string> = Object.fromEntries(
+  Object.keys(VENUE_LIMIT_DEFAULTS).map((name) => [
+    `RATE_LIMIT_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`,
+    '1000000/60',
+  ]),
+)
 
 let sharedEmbeddings: Promise<FakeEmbeddings> | undefined
 const sharedFakeEmbeddings = () => {
@@ -41,6 +54,7 @@ export const testVenueEnv = async ({
     VENUE_CONTACT_KEY: Buffer.alloc(32, 7).toString('base64'),
     VENUE_BEAT_INTERVAL_MS: '0',
     EMBEDDINGS_THREADS: '1',
+    ...GENEROUS_TEST_LIMITS,
     ...(fake ? { EMBEDDINGS_URL: fake.url, EMBEDDINGS_MODEL: 'fake-embeddings' } : {}),
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
@@ -50,7 +64,8 @@ export const testVenueEnv = async ({
 /**
  * The venue on an ephemeral port for a test: the devnet's payment settings
  * (or unused ones), PGlite in memory unless `databaseUrl` is given, the
- * venue open, `localhost` callbacks allowed, an operator token.
+ * venue open, `localhost` callbacks allowed, an operator token, request
+ * limits no test meets unless its `env` sets `RATE_LIMIT_*`.
  */
 export const startTestVenue = async (parameters: TestVenueParameters = {}) => {
   const settings = await testVenueEnv(parameters)

@@ -32,6 +32,19 @@ export type Metrics = {
     labelNames: readonly label[],
     collect: CollectFunction<Gauge<label>>,
   ) => Gauge<label>
+  /** A service's own counter (runs of a background job, by outcome). */
+  counter: <label extends string>(
+    name: string,
+    help: string,
+    labelNames: readonly label[],
+  ) => Counter<label>
+  /** A service's own histogram (how long a background job takes), in seconds by default buckets. */
+  histogram: <label extends string>(
+    name: string,
+    help: string,
+    labelNames: readonly label[],
+    buckets?: number[],
+  ) => Histogram<label>
 }
 
 export type CreateMetricsParameters = {
@@ -76,6 +89,16 @@ export const createMetrics = ({
     }),
     gauge: (name, help, labelNames, collect) =>
       new Gauge({ name, help, labelNames, collect, registers: [registry] }),
+    counter: (name, help, labelNames) =>
+      new Counter({ name, help, labelNames, registers: [registry] }),
+    histogram: (name, help, labelNames, buckets) =>
+      new Histogram({
+        name,
+        help,
+        labelNames,
+        ...(buckets ? { buckets } : {}),
+        registers: [registry],
+      }),
   }
 }
 

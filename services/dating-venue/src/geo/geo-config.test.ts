@@ -33,7 +33,12 @@ test('behavior: every variable set', () => {
     GEO_UNKNOWN_POLICY: 'deny',
   })
   expect(loadConfig(GeoConfig, { GEO_RESTRICTED: 'none' }).GEO_RESTRICTED).toEqual([])
-  expect(loadConfig(GeoConfig, { GEO_TRUST_FORWARDED_FOR: '1' }).GEO_TRUST_FORWARDED_FOR).toBe(true)
+  // A number is how many proxies are in front: the client is that many entries from the right.
+  expect(loadConfig(GeoConfig, { GEO_TRUST_FORWARDED_FOR: '1' }).GEO_TRUST_FORWARDED_FOR).toBe(1)
+  expect(loadConfig(GeoConfig, { GEO_TRUST_FORWARDED_FOR: '2' }).GEO_TRUST_FORWARDED_FOR).toBe(2)
+  expect(loadConfig(GeoConfig, { GEO_TRUST_FORWARDED_FOR: '0' }).GEO_TRUST_FORWARDED_FOR).toBe(
+    false,
+  )
 })
 
 test('error: bad values are all reported', () => {
@@ -41,7 +46,7 @@ test('error: bad values are all reported', () => {
     loadConfig(GeoConfig, {
       GEO_RESTRICTED: 'IRAN',
       GEO_TRUSTED_COUNTRY_HEADER: 'cf ipcountry',
-      GEO_TRUST_FORWARDED_FOR: 'yes',
+      GEO_TRUST_FORWARDED_FOR: 'maybe',
       GEO_UNKNOWN_POLICY: 'block',
     }),
   ).toThrowError(

@@ -1,3 +1,4 @@
+import { ForwardedTrustSetting } from '@agents/service-kit'
 import { z } from 'zod'
 import type { GeoGateOptions } from './geo-gate.ts'
 
@@ -10,11 +11,6 @@ import type { GeoGateOptions } from './geo-gate.ts'
 export const DEFAULT_GEO_RESTRICTED = 'CU,IR,KP,SY'
 
 const CountryCode = z.string().regex(/^[A-Z][A-Z0-9]$/, 'expected ISO 3166-1 alpha-2 codes')
-
-const flag = z
-  .enum(['true', 'false', '1', '0'])
-  .default('false')
-  .transform((value) => value === 'true' || value === '1')
 
 /**
  * The geo gate's environment variables, to spread into the service config
@@ -39,7 +35,12 @@ export const GeoConfig = z.object({
     .string()
     .regex(/^[A-Za-z0-9-]+$/, 'expected an HTTP header name')
     .optional(),
-  GEO_TRUST_FORWARDED_FOR: flag,
+  /**
+   * Whom X-Forwarded-For is believed from, for the gate, the request limits
+   * and the floor: `false`, `true` (walk past non-public hops from the right)
+   * or the number of proxies in front (the client is that many from the right).
+   */
+  GEO_TRUST_FORWARDED_FOR: ForwardedTrustSetting,
   GEO_UNKNOWN_POLICY: z.enum(['allow', 'deny']).default('allow'),
 })
 export type GeoConfig = z.infer<typeof GeoConfig>

@@ -108,6 +108,17 @@ test('behavior: trusted X-Forwarded-For, rightmost-untrusted hop', async () => {
   expect(denials).toEqual(['IR', 'KP', 'IR', undefined])
 })
 
+test('behavior: behind a number of proxies, the client is that many entries from the right', async () => {
+  const { get } = await startGated({
+    restricted: ['IR'],
+    trustForwardedFor: 2,
+    unknownPolicy: 'allow',
+  })
+  // Two proxies appended what they saw: the client is the second from the right, whatever it is.
+  expect(await get('/hello', { 'x-forwarded-for': '8.8.8.8, 5.22.0.1, 10.0.0.2' })).toEqual(denied)
+  expect(await get('/hello', { 'x-forwarded-for': '5.22.0.1, 8.8.8.8, 10.0.0.2' })).toEqual(allowed)
+})
+
 test('behavior: X-Forwarded-For is ignored unless configured', async () => {
   const { get } = await startGated({ restricted: ['IR'], unknownPolicy: 'allow' })
   expect(await get('/hello', { 'x-forwarded-for': '5.22.0.1' })).toEqual(allowed)

@@ -1,4 +1,4 @@
-import { clientAddress } from '@agents/service-kit'
+import { clientAddress, type ForwardedTrust } from '@agents/service-kit'
 import type { Context, MiddlewareHandler } from 'hono'
 import { lookupCountry } from './lookup-country.ts'
 
@@ -17,8 +17,8 @@ export type GeoGateOptions = {
    * counts as unknown; when absent the address decides.
    */
   trustedCountryHeader?: string
-  /** Take the client address from X-Forwarded-For (rightmost-untrusted hop). */
-  trustForwardedFor?: boolean
+  /** Take the client address from X-Forwarded-For: `true` the rightmost public hop, `N` behind N proxies. */
+  trustForwardedFor?: ForwardedTrust
   /** What to do when no country is known (loopback, private, no record, `XX`). */
   unknownPolicy: GeoUnknownPolicy
   /** Called once per refused request (country undefined when refused as unknown). */
