@@ -3,21 +3,30 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 /**
- * The limiter's own cost on a service's route, with and without limits: the
- * service's in-process bench `bench/<service>/limits-bench.ts`, run as it is
- * (its output lines), or undefined when that bench does not exist yet.
+ * Runs another bench's script as it is, `bench/<folder>/<file>` (a
+ * service's `limits-bench.ts`: the limiter's own cost on a route, with and
+ * without limits; or `limits/run.ts`: one take of the limiter by store) and
+ * returns its output lines, or undefined when the script does not exist.
  */
-export const runLimitsBench = async (service: string, { timeoutMs = 120_000 } = {}) => {
-  const script = fileURLToPath(new URL(`../${service}/limits-bench.ts`, import.meta.url))
+export const runLimitsBench = async (
+  folder: string,
+  file: string,
+  { timeoutMs = 120_000 } = {},
+) => {
+  const script = fileURLToPath(new URL(`../${folder}/${file}`, import.meta.url))
   if (!existsSync(script)) return undefined
   return new Promise<{ ok: boolean; lines: string[] }>((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', script], {
-      cwd: fileURLToPath(new URL(`../${service}/`, import.meta.url)),
+      cwd: fileURLToPath(new URL(`../${folder}/`, import.meta.url)),
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let output = ''
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+    })
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+    })
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
       output += `\n(stopped after ${timeoutMs / 1000} s)`

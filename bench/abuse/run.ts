@@ -8,7 +8,7 @@
 // 127.0.0.1; the services trust X-Forwarded-For and each client sends its
 // own public address (agent 203.0.113.7, abuser 198.51.100.66).
 import { execFileSync } from 'node:child_process'
-import { cpus, totalmem } from 'node:os'
+import { cpus, loadavg, totalmem } from 'node:os'
 import { startDevnet } from '@agents/devnet'
 import { startFacilitatorProcess } from '../payments/facilitator-process.ts'
 import { runLimitsBench } from './limits-figures.ts'
@@ -38,7 +38,9 @@ const targets = [routerTarget, venueTarget, railTarget].filter(
 const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim()
 console.log(
   `# abuse benchmark, ${new Date().toISOString()}: ${cpus().length} cores (${cpus()[0]?.model}), ` +
-    `${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}`,
+    `${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}, load average ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')}`,
 )
 console.log(
   `code: ${git('log', '-1', '--format=%h %s')}` +
@@ -57,11 +59,25 @@ const devnet = { ...started, facilitator: { ...started.facilitator, url: facilit
 const standIn = await startModelStandIn()
 const runs: { run: ServiceRun; target: Target }[] = []
 const limiterCosts: string[] = []
+/** The limiter's cost as another bench measures it (run after the floods, alone). */
+const limiterCost = async (folder: string, file: string) => {
+  const limits = await runLimitsBench(folder, file)
+  const heading = `limiter's cost (bench/${folder}/${file})`
+  if (!limits) limiterCosts.push(`${heading}: not measured here (no such bench yet)`)
+  else
+    limiterCosts.push(`${heading}${limits.ok ? '' : ', FAILED'}:\n  ${limits.lines.join('\n  ')}`)
+  console.log(`\n${limiterCosts.at(-1)}`)
+}
 let failed = false
 try {
   for (const target of targets) {
     const backends = target.stateful && postgresUrl ? [undefined, postgresUrl] : [undefined]
     for (const backend of backends) {
+      console.log(
+        `\nload average before ${target.service}: ${loadavg()
+          .map((n) => n.toFixed(1))
+          .join(' ')}`,
+      )
       const run = await measureService(target, {
         devnet,
         standIn,
@@ -73,19 +89,11 @@ try {
       printRun(run, target)
       runs.push({ run, target })
     }
-    if (process.env.BENCH_LIMITS !== '0') {
-      const limits = await runLimitsBench(target.service)
-      const heading = `limiter's cost on ${target.service} (bench/${target.service}/limits-bench.ts)`
-      if (!limits) limiterCosts.push(`${heading}: not measured here (no such bench yet)`)
-      else
-        limiterCosts.push(
-          `${heading}${limits.ok ? '' : ', FAILED'}:\n  ${limits.lines.join('\n  ')}`,
-        )
-      console.log(`\n${limiterCosts.at(-1)}`)
-    }
+    if (process.env.BENCH_LIMITS !== '0') await limiterCost(target.service, 'limits-bench.ts')
   }
+  if (process.env.BENCH_LIMITS !== '0') await limiterCost('limits', 'run.ts')
   console.log(`\n## summary\n\n${summaryTable(runs)}\n`)
-  for (const line of limiterCosts) console.log(line.split('\n')[0])
+  for (const line of limiterCosts) console.log(line)
 } catch (error) {
   failed = true
   console.error(error)
