@@ -4,7 +4,7 @@
 // approximate-vs-exact agreement, the embedding worker pool, the live floor's
 // event streams, PGlite's statements prepared or not, a paid compatibility
 // report end to end, chat answers per second, and the operator console's
-// snapshot at scale.
+// snapshot at scale, and what a request limit costs a route.
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
@@ -19,6 +19,7 @@ for (const script of [
   'report-bench.ts',
   'chat-bench.ts',
   'admin-bench.ts',
+  'limits-bench.ts',
 ]) {
   process.stdout.write(`\n## ${script}\n`)
   const run = spawnSync(process.execPath, ['--import', 'tsx', `${here}${script}`], {
