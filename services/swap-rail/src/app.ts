@@ -1,5 +1,11 @@
 import { paymentsHealth } from '@agents/payments'
-import { type App, createApp, mountMcp } from '@agents/service-kit'
+import {
+  type App,
+  createApp,
+  type LimitRequestsParameters,
+  type Metrics,
+  mountMcp,
+} from '@agents/service-kit'
 import type { SwapDeps } from './deps.ts'
 import { registerDiscoveryRoutes } from './discovery/discovery-routes.ts'
 import { registerIntentRoutes } from './intents/intent-routes.ts'
@@ -10,8 +16,20 @@ import { registerOfferRoutes } from './offers/offer-routes.ts'
 export const SERVICE_NAME = 'swap-rail'
 export const API_VERSION = '0.2.0'
 
+export type BuildAppOptions = {
+  maxBodyBytes?: number
+  /** Request limits per client and route class (`createRequestLimits`); unset: none (benches). */
+  requestLimits?: LimitRequestsParameters<string> | undefined
+  /** Counts requests and serves `GET /metrics` to `metricsToken`. */
+  metrics?: Metrics | undefined
+  metricsToken?: string | undefined
+}
+
 /** The swap rail's HTTP app: offers, intents, matches and payment, discovery, MCP. */
-export const buildApp = (deps: SwapDeps, { maxBodyBytes }: { maxBodyBytes?: number } = {}): App => {
+export const buildApp = (
+  deps: SwapDeps,
+  { maxBodyBytes, requestLimits, metrics, metricsToken }: BuildAppOptions = {},
+): App => {
   const app = createApp({
     name: SERVICE_NAME,
     version: API_VERSION,
@@ -19,6 +37,8 @@ export const buildApp = (deps: SwapDeps, { maxBodyBytes }: { maxBodyBytes?: numb
     description:
       'Agent-to-agent inference swap rail: sellers post capacity, buyers post intents, one USDC payment to a split, a short-lived grant to call the seller.',
     ...(maxBodyBytes ? { maxBodyBytes } : {}),
+    ...(requestLimits ? { limits: requestLimits } : {}),
+    ...(metrics ? { metrics, metricsToken } : {}),
     health: async (c) => {
       try {
         await deps.database.probe()
@@ -40,6 +60,11 @@ export const buildApp = (deps: SwapDeps, { maxBodyBytes }: { maxBodyBytes?: numb
   registerIntentRoutes(app, deps)
   registerMatchRoutes(app, deps)
   registerDiscoveryRoutes(app, deps)
-  mountMcp(app, { name: SERVICE_NAME, version: API_VERSION, tools: swapRailTools(deps) })
+  mountMcp(app, {
+    name: SERVICE_NAME,
+    version: API_VERSION,
+    tools: swapRailTools(deps),
+    ...(requestLimits ? { limits: { other: 'read' } } : {}),
+  })
   return app
 }

@@ -1,13 +1,42 @@
-import { CommaList, loadConfig, serviceConfigShape } from '@agents/service-kit'
+import {
+  CommaList,
+  ForwardedTrustSetting,
+  limitSettings,
+  loadConfig,
+  serviceConfigShape,
+} from '@agents/service-kit'
 import { z } from 'zod'
+import { RAIL_LIMIT_DEFAULTS } from './limits/limit-defaults.ts'
 
 const seconds = (fallback: number, max: number) =>
   z.coerce.number().int().min(1).max(max).default(fallback)
+
+/** A bound on open rows: a whole number, or `off` (no bound: benches, a trusted single client). */
+const bound = (fallback: number) =>
+  z
+    .string()
+    .default(String(fallback))
+    .transform((value, context) => {
+      if (value === 'off') return undefined
+      if (/^\d{1,7}$/.test(value) && Number(value) >= 1 && Number(value) <= 1_000_000)
+        return Number(value)
+      context.addIssue({ code: 'custom', message: 'a whole number 1..1000000, or off' })
+      return z.NEVER
+    })
 
 /** Every SWAP_* setting (payments are PAYMENTS_*, read by @agents/payments). Documented in README.md. */
 export const SwapRailConfig = z
   .object({
     ...serviceConfigShape({ port: 3003, dataDir: './data/swap-rail' }),
+    /** Request limits per client, `RATE_LIMIT_<NAME>=points/seconds` (limits/limit-defaults.ts). */
+    ...limitSettings(RAIL_LIMIT_DEFAULTS),
+    TRUST_FORWARDED_FOR: ForwardedTrustSetting,
+    /** Open offers one payTo may have at once (the book bound per seller). */
+    SWAP_MAX_OPEN_OFFERS_PER_SELLER: bound(20),
+    /** Open offers one client (address group) may have posted, whatever their payTo. */
+    SWAP_MAX_OPEN_OFFERS_PER_CLIENT: bound(100),
+    /** Intents one client may have waiting or matched and unpaid at once. */
+    SWAP_MAX_OPEN_INTENTS_PER_CLIENT: bound(20),
     SWAP_FEE_BPS: z.coerce.number().int().min(1).max(5000).default(100),
     SWAP_OFFER_TTL_SECONDS: seconds(7 * 24 * 3600, 365 * 24 * 3600),
     SWAP_INTENT_TTL_SECONDS: seconds(3600, 30 * 24 * 3600),

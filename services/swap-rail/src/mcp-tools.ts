@@ -1,7 +1,14 @@
-import { ApiError, defineMcpTool, type McpTool, SafeText } from '@agents/service-kit'
+import {
+  ApiError,
+  defineMcpTool,
+  type McpCallContext,
+  type McpTool,
+  SafeText,
+} from '@agents/service-kit'
 import { z } from 'zod'
 import type { SwapDeps } from './deps.ts'
 import { CreateIntentBody, postIntent } from './intents/intents.ts'
+import { bookClientKey } from './limits/book-client.ts'
 import { getMatch, matchView, payChallenge } from './matches/matches.ts'
 import { CreateOfferBody, ListOffersQuery } from './offers/offer-schemas.ts'
 import { listOffers, offerView, postOffer } from './offers/offers.ts'
@@ -9,16 +16,23 @@ import { INVALID_ID, idOr404 } from './row-ids.ts'
 
 const MatchRef = z.object({ matchId: SafeText.describe('the match id from swap_create_intent') })
 
+// The HTTP request's client, as the routes name it (always set: the app limits requests).
+const poster = (client: McpCallContext['client']) => bookClientKey(client?.address ?? 'unknown')
+
 const findMatch = async (deps: SwapDeps, matchId: string) => {
   const found = await getMatch(deps, idOr404(matchId, 'match'))
   if (!found) throw new ApiError(404, 'no such match')
   return found
 }
 
-/** The five tools, calling the same functions (and the same schemas) as the HTTP routes. */
+/**
+ * The five tools, calling the same functions (and the same schemas) as the
+ * HTTP routes, each counted against its route's request limit.
+ */
 export const swapRailTools = (deps: SwapDeps): McpTool[] => [
   defineMcpTool({
     name: 'swap_list_offers',
+    limit: 'read',
     title: 'List offers',
     description:
       'Open offers by default, cheapest first per model. Check here for an existing open offer before posting a redundant sell.',
@@ -31,26 +45,29 @@ export const swapRailTools = (deps: SwapDeps): McpTool[] => [
   }),
   defineMcpTool({
     name: 'swap_create_offer',
+    limit: 'anonymous-write',
     title: 'Sell capacity',
     description:
       'Post an offer: endpoint (your https OpenAI-compatible base URL), payTo, model, mtok (whole MTok) and priceUsd (USD per MTok). Waiting intents that fit are matched at once.',
     inputSchema: CreateOfferBody(deps.limits),
     validationMessage: 'invalid offer',
     annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
-    handler: (body) => postOffer(deps, body),
+    handler: (body, { client }) => postOffer(deps, { ...body, client: poster(client) }),
   }),
   defineMcpTool({
     name: 'swap_create_intent',
+    limit: 'anonymous-write',
     title: 'Buy capacity',
     description:
       'Post an intent: model, mtok, maxPriceUsd (USD per MTok), optional buyer. Matched automatically with the cheapest open offer that fits; keep the match id secret.',
     inputSchema: CreateIntentBody(deps.limits),
     validationMessage: 'invalid intent',
     annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
-    handler: (body) => postIntent(deps, body),
+    handler: (body, { client }) => postIntent(deps, { ...body, client: poster(client) }),
   }),
   defineMcpTool({
     name: 'swap_get_match',
+    limit: 'read',
     title: 'Inspect a match',
     description:
       'A match and, once paid, its grant (bearer + seller endpoint). Each read during the redemption window gives a fresh short-lived grant.',
@@ -61,6 +78,7 @@ export const swapRailTools = (deps: SwapDeps): McpTool[] => [
   }),
   defineMcpTool({
     name: 'swap_pay_challenge',
+    limit: 'challenge',
     title: 'Payment challenge of a match',
     description:
       "The single-payee challenge: one gross accept per rail pointing at the match's split (x402 on Base) and the MPP Tempo challenge. Settle it with your own signing tool, never with a key given to this server.",

@@ -1,12 +1,21 @@
 import { paymentsFromEnv, type ReconcileResult, startReconciler } from '@agents/payments'
-import { ConfigError, createLogger, type RunningServer, serve } from '@agents/service-kit'
+import {
+  ConfigError,
+  createLogger,
+  limitPolicies,
+  type RunningServer,
+  serve,
+} from '@agents/service-kit'
 import { type Address, getAddress, isAddress } from 'viem'
 import { buildApp, SERVICE_NAME } from './app.ts'
 import type { SwapRailConfig } from './config.ts'
 import { openSwapDatabase } from './db/open.ts'
 import type { SwapDeps } from './deps.ts'
 import { createGrantSigner } from './grants/grant-signer.ts'
+import { createRequestLimits } from './limits/create-request-limits.ts'
+import { RAIL_LIMIT_DEFAULTS } from './limits/limit-defaults.ts'
 import { matchPayment } from './matches/matches.ts'
+import { createRailMetrics } from './metrics/create-rail-metrics.ts'
 import { sweep } from './sweep/sweep.ts'
 
 export type SwapRail = RunningServer & {
@@ -59,6 +68,7 @@ export const startSwapRail = async (
   })
   if (!config.SWAP_GRANT_SIGNING_KEY)
     logger.warn('SWAP_GRANT_SIGNING_KEY unset: grants are signed with a per-process key')
+  const metrics = createRailMetrics({ client: database.client, logger })
   const deps: SwapDeps = {
     database,
     logger,
@@ -71,6 +81,13 @@ export const startSwapRail = async (
     },
     fee: { bps: config.SWAP_FEE_BPS, recipient: feeRecipient },
     limits: { maxMtok: config.SWAP_MAX_MTOK, maxPriceUsd: config.SWAP_MAX_PRICE_USD },
+    bounds: {
+      offersPerSeller: config.SWAP_MAX_OPEN_OFFERS_PER_SELLER,
+      offersPerClient: config.SWAP_MAX_OPEN_OFFERS_PER_CLIENT,
+      intentsPerClient: config.SWAP_MAX_OPEN_INTENTS_PER_CLIENT,
+      onFull: (name) => metrics.limited.inc({ limit: name }),
+    },
+    trustForwardedFor: config.TRUST_FORWARDED_FOR,
     devEndpointHosts: config.SWAP_DEV_ENDPOINT_HOSTS,
     grants,
     payments,
@@ -81,7 +98,16 @@ export const startSwapRail = async (
   }
   const reconciler = startReconciler(payments, [matchPayment(deps)], {
     intervalMs: payments.reconcileIntervalMs,
-    exclusive: (work) => database.withLock(RECONCILE_LOCK, work),
+    exclusive: async (work) => {
+      try {
+        const pass = await database.withLock(RECONCILE_LOCK, work)
+        metrics.reconcilerRuns.inc({ outcome: pass.ran ? 'ran' : 'skipped' })
+        return pass
+      } catch (error) {
+        metrics.reconcilerRuns.inc({ outcome: 'failed' })
+        throw error
+      }
+    },
   })
   const sweepNow = () => sweep(database, deps.windows)
   const timer = setInterval(() => {
@@ -94,7 +120,18 @@ export const startSwapRail = async (
   }, config.SWAP_SWEEP_INTERVAL_MS)
   timer.unref()
 
-  const server = await serve(buildApp(deps, { maxBodyBytes: config.MAX_BODY_BYTES }), {
+  const requestLimits = await createRequestLimits({
+    policies: limitPolicies(config, RAIL_LIMIT_DEFAULTS),
+    database,
+    trustForwardedFor: config.TRUST_FORWARDED_FOR,
+  })
+  const app = buildApp(deps, {
+    maxBodyBytes: config.MAX_BODY_BYTES,
+    requestLimits,
+    metrics,
+    metricsToken: config.METRICS_TOKEN,
+  })
+  const server = await serve(app, {
     port: config.PORT,
     host: config.HOST,
     logger,

@@ -41,6 +41,8 @@ export const offers = pgTable(
      * offers/fee-recipient.ts), with the zero address when it is not known.
      */
     feeRecipient: text('fee_recipient'),
+    /** Who posted it (a hash of the client's address group): the book bound per client. */
+    clientKey: text('client_key'),
     status: text('status', { enum: ['open', 'filled', 'cancelled', 'expired'] }).notNull(),
     createdAt: at('created_at').notNull().defaultNow(),
     expiresAt: at('expires_at').notNull(),
@@ -53,6 +55,9 @@ export const offers = pgTable(
       .on(table.model, table.priceAtomic, table.seq)
       .where(sql`status = 'open'`),
     index('swap_offers_expiry').on(table.expiresAt).where(sql`status = 'open'`),
+    // The book bounds: open offers per payTo and per client are counted on every post.
+    index('swap_offers_open_by_seller').on(table.payTo).where(sql`status = 'open'`),
+    index('swap_offers_open_by_client').on(table.clientKey).where(sql`status = 'open'`),
   ],
 )
 
@@ -65,6 +70,8 @@ export const intents = pgTable(
     mtok: integer('mtok').notNull(),
     maxPriceAtomic: atomic('max_price_atomic').notNull(),
     buyer: text('buyer'),
+    /** Who filed it (a hash of the client's address group): the book bound per client. */
+    clientKey: text('client_key'),
     status: text('status', { enum: ['open', 'matched', 'expired'] }).notNull(),
     createdAt: at('created_at').notNull().defaultNow(),
     expiresAt: at('expires_at').notNull(),
@@ -72,6 +79,7 @@ export const intents = pgTable(
   (table) => [
     index('swap_intents_waiting').on(table.model, table.seq).where(sql`status = 'open'`),
     index('swap_intents_expiry').on(table.expiresAt).where(sql`status = 'open'`),
+    index('swap_intents_open_by_client').on(table.clientKey).where(sql`status = 'open'`),
   ],
 )
 
@@ -96,6 +104,8 @@ export const matches = pgTable(
     /** A payment being verified holds this lease so a second payment is not settled too. */
     /** The payment being settled for this match (a payment_ledger reference): the match is held for it. */
     settlingReference: text('settling_reference'),
+    /** Its intent's client: an unpaid match counts against that client's intents. */
+    clientKey: text('client_key'),
     paidAt: at('paid_at'),
     payment: jsonb('payment'),
   },
@@ -104,6 +114,9 @@ export const matches = pgTable(
     uniqueIndex('swap_matches_intent').on(table.intentId),
     index('swap_matches_offer').on(table.offerId),
     index('swap_matches_unpaid').on(table.payBy).where(sql`status = 'awaiting_payment'`),
+    index('swap_matches_unpaid_by_client')
+      .on(table.clientKey)
+      .where(sql`status = 'awaiting_payment'`),
   ],
 )
 

@@ -9,6 +9,7 @@ import {
 } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import type { SwapDeps } from '../deps.ts'
+import { bookClientOf } from '../limits/book-client.ts'
 import { MatchView } from '../matches/match-schemas.ts'
 import { IdParam, idOr404 } from '../row-ids.ts'
 import { CreateIntentBody, getIntent, IntentView, intentView, postIntent } from './intents.ts'
@@ -27,15 +28,21 @@ export const registerIntentRoutes = (app: App, deps: SwapDeps) => {
       path: '/v1/intents',
       summary: 'Buy: matched at once with the cheapest open offer that fits, else waits',
       description:
-        'No credential. The answer carries the match (with its payment challenge) or `match: null` while the intent waits for an offer.',
+        'No credential. The answer carries the match (with its payment challenge) or `match: null` while the intent waits for an offer. A client (address) may hold only so many intents waiting or matched and unpaid at once (429; paying a match frees its place).',
       ...freeRead,
       request: { body: json(CreateIntentBody(deps.limits), 'the intent') },
       responses: {
         201: json(z.object({ intent: IntentView, match: MatchOrWaiting }), 'intent filed'),
-        ...errors({ 400: 'invalid intent', 413: 'body too large', 415: 'not JSON' }),
+        ...errors({
+          400: 'invalid intent',
+          413: 'body too large',
+          415: 'not JSON',
+          429: 'the book bound `open-intents`: the client already holds as many intents waiting or awaiting payment as allowed; Retry-After: seconds until the soonest lapses',
+        }),
       },
     }),
-    async (c, body) => c.json(await postIntent(deps, body), 201),
+    async (c, body) =>
+      c.json(await postIntent(deps, { ...body, client: bookClientOf(c, deps) }), 201),
     { validationMessage: 'invalid intent' },
   )
 

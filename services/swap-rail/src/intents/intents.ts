@@ -10,10 +10,12 @@ import {
   offers,
 } from '../db/schema.ts'
 import type { SwapDeps } from '../deps.ts'
+import { BookFull, type BookRefusal } from '../limits/book-bounds.ts'
 import { matchView } from '../matches/matches.ts'
-import { fileIntent, matchOpenIntent } from '../matching/match-book.ts'
+import { matchOpenIntent } from '../matching/match-book.ts'
 import { formatUsd, UsdAmount } from '../money.ts'
 import { EvmAddress, ModelId, Mtok } from '../offers/offer-schemas.ts'
+import { fileBoundedIntent } from './file-bounded-intent.ts'
 
 export const CreateIntentBody = (limits: SwapDeps['limits']) =>
   z
@@ -63,28 +65,38 @@ export const intentView = (
   matchId,
 })
 
+export type CreateIntentParameters = {
+  model: string
+  mtok: number
+  maxPriceUsd: bigint
+  buyer?: string | undefined
+  /** Who files it (`bookClientOf`): the book bound per client; null counts for nobody. */
+  client: string | null
+}
+
 /**
  * Files an intent and matches it at once when an open offer fits. An offer
  * held by a concurrent matcher is skipped on the first try; a miss is
  * retried once waiting for such locks, so an intent stays open only when no
  * offer fits (or, rarely, one committed a moment later: the sweep catches it).
+ * Refused, with nothing written, when the client already holds as many
+ * intents waiting or awaiting payment as the book bound allows.
  */
 export const createIntent = async (
   deps: SwapDeps,
-  input: { model: string; mtok: number; maxPriceUsd: bigint; buyer?: string | undefined },
-): Promise<{ intent: IntentRow; match: MatchRow | null; offer: OfferRow | null }> => {
+  input: CreateIntentParameters,
+): Promise<
+  { intent: IntentRow; match: MatchRow | null; offer: OfferRow | null } | { refused: BookRefusal }
+> => {
   const { db } = deps.database
-  const filed = await fileIntent(
-    db,
-    {
-      model: input.model,
-      mtok: input.mtok,
-      maxPriceAtomic: input.maxPriceUsd,
-      buyer: input.buyer ? getAddress(input.buyer) : null,
-    },
-    deps.windows,
-  )
-  if (filed.match) return filed
+  const filed = await fileBoundedIntent(deps, {
+    model: input.model,
+    mtok: input.mtok,
+    maxPriceAtomic: input.maxPriceUsd,
+    buyer: input.buyer ? getAddress(input.buyer) : null,
+    clientKey: input.client,
+  })
+  if ('refused' in filed || filed.match) return filed
   const retried = await matchOpenIntent(db, filed.intent.id, deps.windows, { wait: true })
   if (!retried) return { intent: filed.intent, match: null, offer: null }
   const [offer] = await db.select().from(offers).where(eq(offers.id, retried.offerId))
@@ -100,9 +112,17 @@ export const getIntent = async (deps: SwapDeps, id: string) => {
   return row
 }
 
-/** POST /v1/intents and swap_create_intent: the intent and, when matched, the match with its challenge. */
-export const postIntent = async (deps: SwapDeps, body: Parameters<typeof createIntent>[1]) => {
-  const { intent, match, offer } = await createIntent(deps, body)
+/**
+ * POST /v1/intents and swap_create_intent: the intent and, when matched, the
+ * match with its challenge; a full book bound is a 429 (`BookFull`).
+ */
+export const postIntent = async (deps: SwapDeps, body: CreateIntentParameters) => {
+  const created = await createIntent(deps, body)
+  if ('refused' in created) {
+    deps.bounds.onFull?.(created.refused.bound)
+    throw new BookFull(created.refused, deps.windows.intentTtlSeconds)
+  }
+  const { intent, match, offer } = created
   return {
     intent: intentView(intent, match?.id ?? null),
     match: match && offer ? await matchView(deps, { match, offer }) : null,

@@ -30,10 +30,10 @@ const takeCapacity = (mtok: SQL) => sql`
 
 const insertMatch = (matchId: string, windows: Windows, from: SQL) => sql`
   INSERT INTO swap_matches (id, intent_id, offer_id, mtok, unit_price_atomic, gross_atomic,
-                            fee_bps, split_address, status, pay_by)
+                            fee_bps, split_address, status, pay_by, client_key)
   SELECT ${matchId}::uuid, i.id, t.id, i.mtok, t.price_atomic, t.price_atomic * i.mtok,
          t.fee_bps, t.split_address, 'awaiting_payment',
-         now() + make_interval(secs => ${windows.paymentWindowSeconds}::float8)
+         now() + make_interval(secs => ${windows.paymentWindowSeconds}::float8), i.client_key
   ${from}
   RETURNING *`
 
@@ -42,25 +42,57 @@ export type NewIntent = {
   mtok: number
   maxPriceAtomic: bigint
   buyer: string | null
+  /** Who files it (limits/book-client.ts): its open intents and unpaid matches are bounded. */
+  clientKey: string | null
 }
+
+export type FileIntentReturnType =
+  | { intent: IntentRow; match: MatchRow | null; offer: OfferRow | null }
+  /** The client already holds `bound` intents waiting or matched and unpaid: nothing was filed. */
+  | { refused: true }
+
+/**
+ * The client's intents that hold a place in the book, counted up to `bound`:
+ * waiting ones and those whose match awaits payment (holding an offer's
+ * capacity). Only sound under the client's advisory lock (`lockClient`).
+ */
+const underBound = (clientKey: string, bound: number) => sql`(
+  (SELECT count(*) FROM (SELECT 1 FROM swap_intents
+     WHERE client_key = ${clientKey} AND status = 'open' AND expires_at > now()
+     LIMIT ${bound}::int) waiting)
+  + (SELECT count(*) FROM (SELECT 1 FROM swap_matches
+     WHERE client_key = ${clientKey} AND status = 'awaiting_payment' AND pay_by > now()
+     LIMIT ${bound}::int) unpaid)
+  < ${bound}::int)`
 
 /**
  * Files an intent and matches it at once with the cheapest open offer of
  * its model that has the capacity and a price within the limit (then the
  * oldest). Offers locked by a concurrent matcher are skipped rather than
  * waited for; `matchOpenIntent` retries an intent left open that way.
+ * With `bound`, the same statement files nothing (and takes no capacity)
+ * when the client already holds that many intents (`underBound`); the
+ * caller holds the client's advisory lock in the same transaction.
  */
 export const fileIntent = async (
   db: Executor,
   intent: NewIntent,
   windows: Windows,
-): Promise<{ intent: IntentRow; match: MatchRow | null; offer: OfferRow | null }> => {
+  { bound }: { bound?: number | undefined } = {},
+): Promise<FileIntentReturnType> => {
   const mtok = sql`${intent.mtok}::int`
+  const allowed =
+    bound !== undefined && intent.clientKey !== null ? sql`(SELECT ok FROM gate)` : sql`true`
+  const gate =
+    bound !== undefined && intent.clientKey !== null
+      ? sql`gate AS (SELECT ${underBound(intent.clientKey, bound)} AS ok), `
+      : sql``
   const result = await db.execute(sql`
-    WITH picked AS (
+    WITH ${gate}picked AS (
       SELECT id FROM swap_offers
       WHERE model = ${intent.model} AND status = 'open' AND remaining_mtok >= ${mtok}
         AND price_atomic <= ${intent.maxPriceAtomic.toString()}::bigint AND expires_at > now()
+        AND ${allowed}
       ORDER BY price_atomic, seq
       LIMIT 1
       FOR UPDATE SKIP LOCKED
@@ -69,21 +101,25 @@ export const fileIntent = async (
       FROM picked WHERE o.id = picked.id
       RETURNING o.*
     ), filed AS (
-      INSERT INTO swap_intents (id, model, mtok, max_price_atomic, buyer, status, expires_at)
+      INSERT INTO swap_intents (id, model, mtok, max_price_atomic, buyer, status, expires_at,
+                                client_key)
       SELECT ${randomUUID()}::uuid, ${intent.model}, ${mtok},
              ${intent.maxPriceAtomic.toString()}::bigint, ${intent.buyer}::text,
              CASE WHEN EXISTS (SELECT 1 FROM taken) THEN 'matched' ELSE 'open' END,
-             now() + make_interval(secs => ${windows.intentTtlSeconds}::float8)
+             now() + make_interval(secs => ${windows.intentTtlSeconds}::float8),
+             ${intent.clientKey}::text
+      WHERE ${allowed}
       RETURNING *
     ), made AS (${insertMatch(randomUUID(), windows, sql`FROM taken t, filed i`)})
     SELECT (SELECT row_to_json(filed) FROM filed) AS intent,
            (SELECT row_to_json(made) FROM made) AS match,
            (SELECT row_to_json(taken) FROM taken) AS offer`)
   const [row] = rowsOf<Raw>(result)
+  if (!row?.intent) return { refused: true }
   return {
-    intent: intentFromRaw(row!.intent as Raw),
-    match: row!.match ? matchFromRaw(row!.match as Raw) : null,
-    offer: row!.offer ? offerFromRaw(row!.offer as Raw) : null,
+    intent: intentFromRaw(row.intent as Raw),
+    match: row.match ? matchFromRaw(row.match as Raw) : null,
+    offer: row.offer ? offerFromRaw(row.offer as Raw) : null,
   }
 }
 

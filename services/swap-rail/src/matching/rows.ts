@@ -20,6 +20,7 @@ export const offerFromRaw = (row: Raw): OfferRow => ({
   feeBps: num(row.fee_bps),
   splitAddress: row.split_address as string,
   feeRecipient: (row.fee_recipient as string | null) ?? null,
+  clientKey: (row.client_key as string | null) ?? null,
   status: row.status as OfferRow['status'],
   createdAt: date(row.created_at),
   expiresAt: date(row.expires_at),
@@ -33,6 +34,7 @@ export const intentFromRaw = (row: Raw): IntentRow => ({
   mtok: num(row.mtok),
   maxPriceAtomic: big(row.max_price_atomic),
   buyer: (row.buyer as string | null) ?? null,
+  clientKey: (row.client_key as string | null) ?? null,
   status: row.status as IntentRow['status'],
   createdAt: date(row.created_at),
   expiresAt: date(row.expires_at),
@@ -51,6 +53,7 @@ export const matchFromRaw = (row: Raw): MatchRow => ({
   createdAt: date(row.created_at),
   payBy: date(row.pay_by),
   settlingReference: (row.settling_reference as string | null) ?? null,
+  clientKey: (row.client_key as string | null) ?? null,
   paidAt: maybeDate(row.paid_at),
   payment: (row.payment as unknown) ?? null,
 })

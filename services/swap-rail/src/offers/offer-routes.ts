@@ -9,6 +9,7 @@ import {
 } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import type { SwapDeps } from '../deps.ts'
+import { bookClientOf } from '../limits/book-client.ts'
 import { MatchView } from '../matches/match-schemas.ts'
 import { IdParam, INVALID_ID, idOr404 } from '../row-ids.ts'
 import { CancelOfferBody, CreateOfferBody, ListOffersQuery, OfferView } from './offer-schemas.ts'
@@ -43,15 +44,22 @@ export const registerOfferRoutes = (app: App, deps: SwapDeps) => {
       method: 'post',
       path: '/v1/offers',
       summary: 'Sell capacity; waiting intents that fit are matched at once',
-      description: 'No credential: the offer pays its own payTo, and only payTo can cancel it.',
+      description:
+        'No credential: the offer pays its own payTo, and only payTo can cancel it. The book is bounded: a payTo, and a poster (address), may have only so many open offers at once (429; cancelling one frees a place at once).',
       ...freeRead,
       request: { body: json(CreateOfferBody(deps.limits), 'the offer') },
       responses: {
         201: json(z.object({ offer: OfferView, matches: z.array(MatchView) }), 'offer posted'),
-        ...errors({ 400: 'invalid offer', 413: 'body too large', 415: 'not JSON' }),
+        ...errors({
+          400: 'invalid offer',
+          413: 'body too large',
+          415: 'not JSON',
+          429: 'a book bound: the payTo (`open-offers-per-seller`) or the poster (`open-offers-per-client`) already has as many open offers as allowed; Retry-After: seconds until the soonest expires',
+        }),
       },
     }),
-    async (c, body) => c.json(await postOffer(deps, body), 201),
+    async (c, body) =>
+      c.json(await postOffer(deps, { ...body, client: bookClientOf(c, deps) }), 201),
     { validationMessage: 'invalid offer' },
   )
 

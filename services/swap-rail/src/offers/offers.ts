@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto'
 import { ApiError, checkPublicUrl } from '@agents/service-kit'
 import { and, asc, eq, type SQL } from 'drizzle-orm'
 import { type Address, getAddress, verifyMessage, zeroAddress } from 'viem'
-import { type OfferRow, offers } from '../db/schema.ts'
+import { type MatchRow, type OfferRow, offers } from '../db/schema.ts'
 import type { SwapDeps } from '../deps.ts'
+import { BookFull, type BookRefusal } from '../limits/book-bounds.ts'
 import { matchView } from '../matches/matches.ts'
 import { fillWaitingIntents } from '../matching/match-book.ts'
 import { formatUsd } from '../money.ts'
 import { splitAddress, splitFor } from '../split/split-address.ts'
+import { checkOfferBounds } from './check-offer-bounds.ts'
 import { fillFeeRecipients, splitFeeRecipient } from './fee-recipient.ts'
 import type { OfferView } from './offer-schemas.ts'
 
@@ -50,14 +52,26 @@ export const endpointProblem = (endpoint: string, allowHosts: readonly string[])
 export const sellerSplit = (payTo: Address, fee: SwapDeps['fee']) =>
   splitAddress(splitFor({ seller: payTo, feeRecipient: fee.recipient, feeBps: fee.bps }))
 
+export type CreateOfferParameters = {
+  endpoint: string
+  payTo: string
+  model: string
+  mtok: number
+  priceUsd: bigint
+  /** Who posts it (`bookClientOf`): the book bound per client; null counts for nobody. */
+  client: string | null
+}
+
 /**
  * Posts an offer and, in the same transaction, gives it to the intents
- * already waiting for its model at its price (oldest first).
+ * already waiting for its model at its price (oldest first). Refused,
+ * with nothing written, when its payTo or its poster already has as many
+ * open offers as the book bounds allow (`checkOfferBounds`).
  */
 export const createOffer = async (
   deps: SwapDeps,
-  input: { endpoint: string; payTo: string; model: string; mtok: number; priceUsd: bigint },
-) => {
+  input: CreateOfferParameters,
+): Promise<{ offer: OfferRow; matches: MatchRow[] } | { refused: BookRefusal }> => {
   const payTo = getAddress(input.payTo)
   const values = {
     id: randomUUID(),
@@ -70,10 +84,17 @@ export const createOffer = async (
     feeBps: deps.fee.bps,
     splitAddress: sellerSplit(payTo, deps.fee),
     feeRecipient: deps.fee.recipient,
+    clientKey: input.client,
     status: 'open' as const,
     expiresAt: new Date(Date.now() + deps.windows.offerTtlSeconds * 1000),
   }
   return deps.database.db.transaction(async (tx) => {
+    const refused = await checkOfferBounds(tx, {
+      payTo,
+      clientKey: input.client,
+      bounds: deps.bounds,
+    })
+    if (refused) return { refused }
     await tx.insert(offers).values(values)
     const made = await fillWaitingIntents(tx, values.id, deps.windows)
     const [offer] = await tx.select().from(offers).where(eq(offers.id, values.id))
@@ -142,14 +163,22 @@ export const cancelOffer = async (
   return { ok: false, status: 409, error: `offer is ${current.status}`, offer: current }
 }
 
-/** POST /v1/offers and swap_create_offer: the endpoint rule, then the offer and any matches it made. */
-export const postOffer = async (deps: SwapDeps, body: Parameters<typeof createOffer>[1]) => {
+/**
+ * POST /v1/offers and swap_create_offer: the endpoint rule, then the offer
+ * and any matches it made; a full book bound is a 429 (`BookFull`).
+ */
+export const postOffer = async (deps: SwapDeps, body: CreateOfferParameters) => {
   const problem = endpointProblem(body.endpoint, deps.devEndpointHosts)
   if (problem)
     throw new ApiError(400, 'invalid offer', {
       issues: [{ path: ['endpoint'], message: problem }],
     })
-  const { offer, matches } = await createOffer(deps, body)
+  const created = await createOffer(deps, body)
+  if ('refused' in created) {
+    deps.bounds.onFull?.(created.refused.bound)
+    throw new BookFull(created.refused, deps.windows.offerTtlSeconds)
+  }
+  const { offer, matches } = created
   return {
     offer: offerView(offer, deps.fee),
     matches: await Promise.all(matches.map((match) => matchView(deps, { match, offer }))),
