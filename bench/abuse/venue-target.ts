@@ -38,20 +38,30 @@ const payIntake = async (call: Call, requirement: RequirementV2, account: Privat
     expect: [200],
   })
 
+/** A courtship turn every this many loops (the two sides in turn). */
+const TURN_EVERY = 8
+/** A paid intake and a new persona every this many loops (the two owners in turn). */
+const PERSONA_EVERY = 10
+/** A board post every this many loops, by the persona just entered. */
+const POST_EVERY = 20
+
 /**
  * The dating venue. Setup (not timed): two owners file their docs (paid),
  * each enters a persona, and an operator beat pairs them into a couple.
- * Each loop the agent files its owner's doc again (the one paid call,
- * x402 v2 on the devnet), enters a new persona for that owner, posts it on
- * `seeking`, reads the board and the floor, writes the couple's next turn
- * and reads the couple.
+ * Each loop (every 500 ms) the agent reads the `seeking` board, the floor
+ * and its couple; every 8th it writes the couple's next turn; every 10th it
+ * files one owner's doc again (the one paid call, x402 v2 on the devnet)
+ * and enters a new persona for that owner, which every 20th posts on
+ * `seeking`. Per owner credential that is 16.5 writes a minute that count
+ * as `outbound` (the limit is 20), 6 paid intakes a minute from the agent's
+ * address (`challenge`: 30) and 240 reads (`read`: 600).
  */
 export const venueTarget: Target = {
   service: 'dating-venue',
   stateful: true,
   flood: 'venue-personas',
   floodTakes: 'seats taken (anonymous personas admitted)',
-  intervalMs: Number(process.env.BENCH_VENUE_INTERVAL_MS ?? 250),
+  intervalMs: Number(process.env.BENCH_VENUE_INTERVAL_MS ?? 500),
   env: (context) => ({
     DATA_DIR: context.dataDir,
     ...(context.databaseUrl ? { DATABASE_URL: context.databaseUrl } : {}),
@@ -100,12 +110,31 @@ export const venueTarget: Target = {
     })
     const coupleId = (beat.json.coupleIds as number[] | undefined)?.[0]
     if (!coupleId) throw new Error(`venue beat formed no couple: ${JSON.stringify(beat.json)}`)
-    const owner = members[0]!
+    const [first] = members as [(typeof members)[0]]
     // The two sides take turns: the same persona never writes twice in a row.
     let turn = 0
+    const accounts = [payer, payer2]
     return {
       loop: async (call, n) => {
-        await payIntake(call, requirement, payer)
+        await call('board read', '/api/boards/seeking')
+        await call('floor read', '/api/floor')
+        await call('courtship read', `/api/couples/${coupleId}?personaId=${first.personaId}`, {
+          headers: bearer(first.credential),
+        })
+        if (n % TURN_EVERY === 0) {
+          const author = members[turn % 2]!
+          const written = await call('courtship turn', `/api/couples/${coupleId}/turns`, {
+            body: { personaId: author.personaId, body: line(n + 7) },
+            headers: bearer(author.credential),
+            expect: [201, 202],
+          })
+          if (written.served || written.status === 409) turn++
+        }
+        if (n % PERSONA_EVERY !== 0) return
+        // Owners in turn for personas, and for posts too (A, B, B, A, A, B, ...).
+        const side = (Math.floor(n / PERSONA_EVERY) + Math.floor(n / POST_EVERY)) % 2
+        const owner = members[side]!
+        await payIntake(call, requirement, accounts[side]!)
         const persona = await call('persona', '/api/personas', {
           body: {
             handle: `agent-${context.tag}-p${n}`,
@@ -117,24 +146,12 @@ export const venueTarget: Target = {
           headers: bearer(owner.credential),
           expect: [200],
         })
-        if (persona.served)
+        if (persona.served && n % POST_EVERY === 0)
           await call('board post', '/api/boards/seeking', {
             body: { personaId: persona.json.personaId, body: line(n) },
             headers: bearer(owner.credential),
             expect: [201, 202],
           })
-        await call('board read', '/api/boards/seeking')
-        await call('floor read', '/api/floor')
-        const author = members[turn % 2]!
-        const written = await call('courtship turn', `/api/couples/${coupleId}/turns`, {
-          body: { personaId: author.personaId, body: line(n + 7) },
-          headers: bearer(author.credential),
-          expect: [201, 202],
-        })
-        if (written.served || written.status === 409) turn++
-        await call('courtship read', `/api/couples/${coupleId}?personaId=${owner.personaId}`, {
-          headers: bearer(owner.credential),
-        })
       },
       after: async () => {
         const snapshot = (await (
