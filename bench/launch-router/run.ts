@@ -2,15 +2,18 @@
 // in the same run on the same machine, and the ratio is what to compare
 // across runs (the machines are shared and noisy).
 import { execFileSync, spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { createMinerPool, mineSalt } from '@agents/launch-router/salt'
+import { createTestDatabase } from '@agents/service-kit/db'
 import autocannon from 'autocannon'
 import { keccak256 } from 'viem'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8)
+// The PostgreSQL server for the shared limits' figures (a fresh database is made and dropped).
+const serverUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL
 const format = (value: number) => Math.round(value).toLocaleString('en-US')
 const ratio = (value: number, base: number) => `${(value / base).toFixed(2)}x`
 
@@ -79,9 +82,34 @@ const cpuSeconds = (pid: number) => {
   return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
-/** Requests per second, and the server's CPU time per request in microseconds. */
-const load = async ({ url, pid }: { url: string; pid: number }, path: string, body: string) => {
+/** CPU seconds of every PostgreSQL server process on this machine (the database's share of a request). */
+const postgresCpuSeconds = () => {
+  let total = 0
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      if (stat.includes(' (postgres) ')) total += cpuSeconds(Number(pid))
+    } catch {}
+  }
+  return total
+}
+
+type Figure = { rps: number; cpuMicros: number; databaseMicros?: number }
+
+/**
+ * Requests per second, and the server's CPU time per request in microseconds
+ * (with `database`, PostgreSQL's too). `clients`: that many addresses sent in
+ * X-Forwarded-For in turn (the server trusts one proxy), else one client.
+ */
+const load = async (
+  { url, pid }: { url: string; pid: number },
+  path: string,
+  body: string,
+  { clients = 0, database = false }: { clients?: number; database?: boolean } = {},
+): Promise<Figure> => {
   const before = cpuSeconds(pid)
+  const databaseBefore = database ? postgresCpuSeconds() : 0
+  let sent = 0
   const result = await autocannon({
     url: `${url}${path}`,
     method: 'POST',
@@ -89,12 +117,34 @@ const load = async ({ url, pid }: { url: string; pid: number }, path: string, bo
     body,
     connections: 50,
     duration: seconds,
+    ...(clients > 0
+      ? {
+          requests: [
+            {
+              setupRequest: (request) => {
+                const client = sent++ % clients
+                request.headers = {
+                  ...request.headers,
+                  'x-forwarded-for': `198.18.${client >> 8}.${client & 255}`,
+                }
+                return request
+              },
+            },
+          ],
+        }
+      : {}),
   })
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${path}: ${result.non2xx} non-2xx, ${result.errors} errors`)
   }
   const cpuMicros = ((cpuSeconds(pid) - before) * 1e6) / result.requests.total
-  return { rps: result.requests.average, cpuMicros }
+  return {
+    rps: result.requests.average,
+    cpuMicros,
+    ...(database
+      ? { databaseMicros: ((postgresCpuSeconds() - databaseBefore) * 1e6) / result.requests.total }
+      : {}),
+  }
 }
 
 /** Starts a server script in its own process, its output discarded, on a free port. */
@@ -109,9 +159,7 @@ const startProcess = async (script: string, env: Record<string, string>) => {
   return { url, pid: child.pid!, stop: () => child.kill('SIGTERM') }
 }
 
-const routerMain = fileURLToPath(
-  new URL('../../services/launch-router/src/main.ts', import.meta.url),
-)
+const routerServer = fileURLToPath(new URL('./router-server.ts', import.meta.url))
 const bareServer = fileURLToPath(new URL('./bare-server.ts', import.meta.url))
 
 console.log(
@@ -129,10 +177,24 @@ console.log(
 )
 
 console.log('## HTTP (autocannon, 50 connections, requests per second)')
-const router = await startProcess(routerMain, { LOG_LEVEL: 'info', HOST: '127.0.0.1' })
-const quietRouter = await startProcess(routerMain, { LOG_LEVEL: 'warn', HOST: '127.0.0.1' })
+// A read limit no run reaches: every request is counted, none refused.
+const router = (env: Record<string, string>) =>
+  startProcess(routerServer, {
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_READ: '999999999/60',
+    TRUST_FORWARDED_FOR: '1',
+    ...env,
+  })
+const database = serverUrl ? await createTestDatabase(serverUrl) : undefined
+const routers = {
+  logged: await router({ LOG_LEVEL: 'info' }),
+  off: await router({ BENCH_LIMITS: 'off' }),
+  memory: await router({}),
+  ...(database ? { postgres: await router({ RATE_LIMIT_DATABASE_URL: database.url }) } : {}),
+}
 const padsJson = await (
-  await fetch(`${router.url}/api/v1/list_pads`, {
+  await fetch(`${routers.off.url}/api/v1/list_pads`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: '{}',
@@ -150,29 +212,55 @@ const signBody = JSON.stringify({
 })
 try {
   const baseline = await load(bare, '/api/v1/list_pads', '{}')
-  const show = (label: string, figure: { rps: number; cpuMicros: number }, goal = '') =>
+  const show = (label: string, figure: Figure, goal = '') =>
     console.log(
-      `${label.padEnd(40)} ${format(figure.rps).padStart(7)}/s  ${ratio(figure.rps, baseline.rps)}  ` +
+      `${label.padEnd(58)} ${format(figure.rps).padStart(7)}/s  ${ratio(figure.rps, baseline.rps)}  ` +
         `server CPU ${figure.cpuMicros.toFixed(0)} us/request (${ratio(baseline.cpuMicros, figure.cpuMicros)})${goal}`,
     )
+  /** A limit's cost beside the same route without limits, measured in the same run. */
+  const showLimited = (label: string, figure: Figure, off: Figure) =>
+    console.log(
+      `${label.padEnd(58)} ${format(figure.rps).padStart(7)}/s  ${ratio(figure.rps, off.rps)} of off  ` +
+        `server CPU ${figure.cpuMicros.toFixed(0)} us/request (+${(figure.cpuMicros - off.cpuMicros).toFixed(0)} us, ` +
+        `${ratio(figure.cpuMicros, off.cpuMicros)})` +
+        (figure.databaseMicros === undefined
+          ? ''
+          : `, PostgreSQL CPU ${figure.databaseMicros.toFixed(0)} us/request`),
+    )
   show('bare node:http, list_pads JSON (baseline)', baseline)
-  show(
-    'list_pads, request log on (info)',
-    await load(router, '/api/v1/list_pads', '{}'),
-    '   goal 0.7x',
-  )
-  show('list_pads, request log off (warn)', await load(quietRouter, '/api/v1/list_pads', '{}'))
-  show(
-    'get_sign_payload clanker-v4, log on',
-    await load(router, '/api/v1/get_sign_payload', signBody),
-    '   goal 0.7x',
-  )
-  show(
-    'get_sign_payload clanker-v4, log off',
-    await load(quietRouter, '/api/v1/get_sign_payload', signBody),
-  )
+  for (const [route, body] of [
+    ['list_pads', '{}'],
+    ['get_sign_payload', signBody],
+  ] as const) {
+    const path = `/api/v1/${route}`
+    const label = route === 'list_pads' ? 'list_pads' : 'get_sign_payload clanker-v4'
+    show(`${label}, request log on (info)`, await load(routers.logged, path, body), '   goal 0.7x')
+    const off = await load(routers.off, path, body)
+    show(`${label}, log off, limits off`, off)
+    showLimited(`${label}, log off, limits in memory`, await load(routers.memory, path, body), off)
+    if (routers.postgres)
+      showLimited(
+        `${label}, log off, limits in PostgreSQL`,
+        await load(routers.postgres, path, body, { database: true }),
+        off,
+      )
+    if (route !== 'list_pads') continue
+    showLimited(
+      `${label}, memory, 1,000 clients`,
+      await load(routers.memory, path, body, { clients: 1000 }),
+      off,
+    )
+    if (routers.postgres)
+      showLimited(
+        `${label}, PostgreSQL, 1,000 clients`,
+        await load(routers.postgres, path, body, { clients: 1000, database: true }),
+        off,
+      )
+  }
 } finally {
-  router.stop()
-  quietRouter.stop()
+  for (const running of Object.values(routers)) running.stop()
   bare.stop()
+  // Let the routers close their pools before the database goes.
+  await new Promise((done) => setTimeout(done, 500))
+  await database?.drop()
 }
