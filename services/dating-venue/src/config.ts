@@ -1,4 +1,10 @@
-import { CommaList, limitSettings, loadConfig, serviceConfigShape } from '@agents/service-kit'
+import {
+  CommaList,
+  LimitSetting,
+  limitSettings,
+  loadConfig,
+  serviceConfigShape,
+} from '@agents/service-kit'
 import { z } from 'zod'
 import { EmbeddingsConfig } from './embeddings/index.ts'
 import { GeoConfig } from './geo/index.ts'
@@ -26,6 +32,16 @@ export const VenueConfig = z
       .default('venue'),
     /** Admitted personas at most; the operator setting `cap` overrides it at run time. */
     VENUE_CAP: z.coerce.number().int().min(0).max(10_000_000).default(500),
+    /** Percent of the cap personas without an owner may hold; the operator setting `unowned_share_pct` overrides it. */
+    VENUE_UNOWNED_SHARE_PCT: z.coerce.number().int().min(0).max(100).default(5),
+    /** Personas a client enters without a credential, per window (429 beyond). */
+    RATE_LIMIT_ANONYMOUS_PERSONA: z.string().default('10/3600').pipe(LimitSetting),
+    /** Outbound calls one client's free requests may cause, per window (503 beyond). */
+    VENUE_OUTBOUND_BUDGET_PER_CLIENT: z.string().default('120/3600').pipe(LimitSetting),
+    /** Outbound calls all free requests together may cause, per window (503 beyond). */
+    VENUE_OUTBOUND_BUDGET_GLOBAL: z.string().default('3000/3600').pipe(LimitSetting),
+    /** Outbound calls paid requests (and owners) may cause, per window; free traffic cannot spend it. */
+    VENUE_OUTBOUND_BUDGET_PAID: z.string().default('20000/3600').pipe(LimitSetting),
     /** Whether boards are readable before the operator opens the venue (setting `venue_open`). */
     VENUE_OPEN: flag.default(false),
     /** 32 bytes, base64: seals contactRef at rest. Required in production. */

@@ -1,5 +1,6 @@
 import type { PaymentsDeps } from '@agents/payments'
 import type { ForwardedTrust, Logger, Metrics } from '@agents/service-kit'
+import type { VenueBudget } from './budget/venue-budget.ts'
 import type { HumanChatSettings } from './chat/human-chat-settings.ts'
 import type { VenueDatabase } from './db/open.ts'
 import type { Embedder } from './embeddings/index.ts'
@@ -17,6 +18,8 @@ export type VenueDeps = {
   logger: Logger
   /** Prometheus counters and gauges, served on GET /metrics to METRICS_TOKEN (README, "Metrics"). */
   metrics: Metrics
+  /** Outbound budgets (model, moderation, embeddings) and the anonymous-persona limit (README, "Outbound budgets"). */
+  budget: VenueBudget
   baseUrl: () => string
   payments: PaymentsDeps
   sealer: Sealer

@@ -11,6 +11,8 @@ import {
   serve,
 } from '@agents/service-kit'
 import { buildApp, SERVICE_NAME } from './app.ts'
+import { gaugeBudgets } from './budget/gauge-budgets.ts'
+import { createVenueBudget } from './budget/venue-budget.ts'
 import { askProduct } from './chat/chat-ask.ts'
 import { topupProduct } from './chat/chat-topup.ts'
 import { studioHoldings } from './chat/studio-holdings.ts'
@@ -86,11 +88,30 @@ export const startVenue = async (
   let baseUrl = config.BASE_URL ?? `http://${config.HOST}:${config.PORT}`
   const verifyLogin = createLoginVerifier(toLoginVerifierConfig(config))
   const webhookSecret = config.IDP_WEBHOOK_SECRET
+  // Process metrics (event loop, memory) stay off in tests, which start many venues in one process.
+  const metrics = createMetrics({
+    service: SERVICE_NAME,
+    processMetrics: config.NODE_ENV !== 'test',
+  })
+  const counted = (target: string) => (outcome: 'ok' | 'error') =>
+    metrics.outbound.inc({ target, outcome })
+  const budget = await createVenueBudget({
+    database,
+    policies: {
+      perClient: config.VENUE_OUTBOUND_BUDGET_PER_CLIENT,
+      global: config.VENUE_OUTBOUND_BUDGET_GLOBAL,
+      paid: config.VENUE_OUTBOUND_BUDGET_PAID,
+      anonymousPersona: config.RATE_LIMIT_ANONYMOUS_PERSONA,
+    },
+    remote: { moderation: !!config.MODERATION_URL, embeddings: !!config.EMBEDDINGS_URL },
+    metrics,
+  })
+  gaugeBudgets(metrics, budget.outbound)
   const deps: VenueDeps = {
     database,
     logger,
-    // Process metrics (event loop, memory) stay off in tests, which start many venues in one process.
-    metrics: createMetrics({ service: SERVICE_NAME, processMetrics: config.NODE_ENV !== 'test' }),
+    metrics,
+    budget,
     baseUrl: () => baseUrl,
     payments,
     sealer: createSealer(contactKey(config, logger)),
@@ -105,10 +126,12 @@ export const startVenue = async (
             },
           }
         : {}),
+      onCall: counted('moderation'),
     }),
     settings: createVenueSettings(database, {
       cap: config.VENUE_CAP,
       venueOpen: config.VENUE_OPEN,
+      unownedSharePct: config.VENUE_UNOWNED_SHARE_PCT,
     }),
     servicePrefix: config.VENUE_SERVICE_PREFIX,
     nonceTtlSeconds: config.VENUE_NONCE_TTL_SECONDS,
@@ -121,7 +144,7 @@ export const startVenue = async (
     adminToken: config.VENUE_ADMIN_TOKEN,
     operatorWallets: config.VENUE_OPERATOR_WALLETS.map((wallet) => wallet.toLowerCase()),
     trustForwardedFor: config.GEO_TRUST_FORWARDED_FOR,
-    embedder: embedderFromConfig(config),
+    embedder: embedderFromConfig(config, { onCall: counted('embeddings') }),
     signer: await createVenueSigner(config.VENUE_SIGNING_KEY),
     chat: config.MATCHMAKER_CHAT_URL
       ? {
@@ -129,6 +152,7 @@ export const startVenue = async (
           apiKey: config.MATCHMAKER_CHAT_API_KEY,
           model: config.MATCHMAKER_CHAT_MODEL,
           timeoutMs: config.MATCHMAKER_CHAT_TIMEOUT_MS,
+          onCall: counted('model'),
         }
       : undefined,
     maxCourtships: config.VENUE_MAX_COURTSHIPS,

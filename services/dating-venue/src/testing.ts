@@ -20,6 +20,19 @@ export const GENEROUS_TEST_LIMITS: Record<string, string> = Object.fromEntries(
   ]),
 )
 
+/**
+ * Seats and outbound budgets as the venue had them before the unowned share
+ * and the budgets: most tests enter personas without an owner from
+ * 127.0.0.1. A test of the share or the budgets sets its own in `env`.
+ */
+export const GENEROUS_TEST_BUDGETS: Record<string, string> = {
+  VENUE_UNOWNED_SHARE_PCT: '100',
+  RATE_LIMIT_ANONYMOUS_PERSONA: '1000000/60',
+  VENUE_OUTBOUND_BUDGET_PER_CLIENT: '1000000/60',
+  VENUE_OUTBOUND_BUDGET_GLOBAL: '1000000/60',
+  VENUE_OUTBOUND_BUDGET_PAID: '1000000/60',
+}
+
 let sharedEmbeddings: Promise<FakeEmbeddings> | undefined
 const sharedFakeEmbeddings = () => {
   sharedEmbeddings ??= startFakeEmbeddings()
@@ -55,6 +68,7 @@ export const testVenueEnv = async ({
     VENUE_BEAT_INTERVAL_MS: '0',
     EMBEDDINGS_THREADS: '1',
     ...GENEROUS_TEST_LIMITS,
+    ...GENEROUS_TEST_BUDGETS,
     ...(fake ? { EMBEDDINGS_URL: fake.url, EMBEDDINGS_MODEL: 'fake-embeddings' } : {}),
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,

@@ -72,7 +72,7 @@ export const registerAdminRoutes = (app: App, deps: VenueDeps) => {
   const settingsPath = document(app, {
     method: 'post',
     path: '/admin/actions/settings',
-    summary: 'Sets an operator setting (cap, venue_open)',
+    summary: 'Sets an operator setting (cap, unowned_share_pct, venue_open)',
     security: SECURITY.operator,
     request: { body: json(SettingsBody, 'the setting') },
     responses: {

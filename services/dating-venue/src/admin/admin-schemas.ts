@@ -28,7 +28,7 @@ export const SettingsInput = z.object({ key: z.string(), value: z.unknown().opti
 
 export const SettingsBody = z
   .object({
-    key: z.enum(['cap', 'venue_open']),
+    key: z.enum(['cap', 'unowned_share_pct', 'venue_open']),
     value: z.union([SafeText.min(1), z.number().int(), z.boolean()]),
   })
   .openapi('Setting')
@@ -36,8 +36,11 @@ export const SettingsBody = z
 export const SettingStored = z
   .object({
     ok: z.literal(true),
-    key: z.enum(['cap', 'venue_open']),
-    value: z.string().openapi({ description: 'as stored: cap digits, venue_open "true"/"false"' }),
+    key: z.enum(['cap', 'unowned_share_pct', 'venue_open']),
+    value: z.string().openapi({
+      description:
+        'as stored: cap digits, unowned_share_pct digits (0-100), venue_open "true"/"false"',
+    }),
   })
   .openapi('SettingStored')
 

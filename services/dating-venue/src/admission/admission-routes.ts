@@ -1,5 +1,6 @@
 import { ApiError, type App, errors, json, jsonRoute } from '@agents/service-kit'
 import { createRoute } from '@hono/zod-openapi'
+import { clientKeyOf } from '../budget/client-key.ts'
 import { acceptCredential, optionalCredentialOf } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
 import { SECURITY } from '../openapi.ts'
@@ -29,11 +30,17 @@ export const registerAdmissionRoutes = (app: App, deps: VenueDeps) => {
           409: ADMISSION_ERRORS.endpointBound,
           413: 'body too large',
           415: 'not JSON',
+          429: 'without a credential: over this client’s anonymous-persona limit (`RATE_LIMIT_ANONYMOUS_PERSONA`; Retry-After)',
+          503: 'outbound budget spent (the check and the embedding cannot be paid for): nothing written; Retry-After',
         }),
       },
     }),
     async (c, body) => {
-      const outcome = await submitPersona(deps, { actor: optionalCredentialOf(c), body })
+      const outcome = await submitPersona(deps, {
+        actor: optionalCredentialOf(c),
+        body,
+        client: clientKeyOf(c, deps),
+      })
       if (!outcome.ok)
         throw new ApiError(
           outcome.status,

@@ -41,6 +41,10 @@ export const NotAdmitted = z
     }),
     personaId: z.number().int().optional().openapi({ description: 'absent for the adult gate' }),
     capReached: z.literal(true).optional(),
+    unownedShareFull: z.literal(true).optional().openapi({
+      description:
+        'with `cap reached`: the seats of personas no owner stands behind (`unowned_share_pct` of the cap) are full; an owner’s persona would still find one',
+    }),
   })
   .openapi('PersonaNotAdmitted')
 

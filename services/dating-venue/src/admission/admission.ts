@@ -1,6 +1,8 @@
+import { TooManyRequests } from '@agents/service-kit'
 import { isUniqueViolation, rowsOf } from '@agents/service-kit/db'
 import { and, sql } from 'drizzle-orm'
 import { bindEndpointToPersona } from '../agents/endpoint-state.ts'
+import { spenderFor, spendOutbound } from '../budget/spend-outbound.ts'
 import { type Actor, ownerIdOf } from '../credentials/actors.ts'
 import { personas } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
@@ -9,7 +11,7 @@ import { ADMISSION_ERRORS, ADMISSION_REASONS } from './admission-errors.ts'
 import type { PersonaAnswer, PersonaBody } from './admission-schemas.ts'
 import { runChaperone } from './chaperone.ts'
 import { admitPersona, insertPersona } from './persona-state.ts'
-import { takeSeat } from './seats.ts'
+import { type SeatExecutor, type SeatKind, seatKindOf, takeSeat } from './seats.ts'
 
 export { releaseSeat } from './seats.ts'
 
@@ -17,6 +19,8 @@ export type SubmitPersonaParameters = {
   /** Who sent the request, if a credential came with it. */
   actor: Actor | undefined
   body: PersonaBody
+  /** Whom the request counts for (`clientKeyOf`): its anonymous submissions and outbound calls. */
+  client: string
 }
 
 export type SubmitPersonaReturnType =
@@ -44,15 +48,31 @@ const endpointBound = {
 /** Thrown inside the admission transaction to roll it back. */
 class EndpointAlreadyBound extends Error {}
 
+/** What a persona that found no seat is told: the cap is reached, or only its kind's share of it. */
+const capReached = async (tx: SeatExecutor, deps: VenueDeps, kind: SeatKind) => {
+  if (kind === 'owned') return {}
+  const [room] = rowsOf<{ room: boolean }>(
+    await tx.execute(
+      sql`SELECT used < ${deps.settings.capSql()} AS room FROM capacity WHERE id = 1`,
+    ),
+  )
+  return room?.room ? { unownedShareFull: true as const } : {}
+}
+
 /**
  * POST /api/personas: the gates in the spec's order (adult, chaperone,
  * capacity). A credential is needed to bind the persona to an owner
  * (`ownerId`); an agent credential also binds it to that agent endpoint,
- * which then acts for the persona.
+ * which then acts for the persona. A persona no owner stands behind takes
+ * its seat from the unowned share of the cap only (seats.ts). Before the
+ * chaperone runs, a submission without a credential counts against the
+ * client's anonymous-persona limit (429), and the calls the persona will
+ * cost (the moderation check, its embedding) are spent from the outbound
+ * budget (503): nothing is written when either refuses.
  */
 export const submitPersona = async (
   deps: VenueDeps,
-  { actor, body }: SubmitPersonaParameters,
+  { actor, body, client }: SubmitPersonaParameters,
 ): Promise<SubmitPersonaReturnType> => {
   if (body.ownerId !== undefined && !actor)
     return {
@@ -80,8 +100,21 @@ export const submitPersona = async (
   if (body.persona_age !== '18+')
     return { ok: true, answer: { admitted: false, reason: ADMISSION_REASONS.adultOnly } }
 
-  const verdict = await runChaperone(deps, body.heart)
   const ownerId = body.ownerId ?? (actor ? (ownerIdOf(actor) ?? null) : null)
+  const kind = seatKindOf(ownerId)
+  if (!actor) {
+    const decision = await deps.budget.anonymousPersonas.take('anonymous-persona', client)
+    if (!decision.allowed) {
+      deps.metrics.limited.inc({ limit: decision.name })
+      throw new TooManyRequests(decision)
+    }
+  }
+  await spendOutbound(deps, spenderFor(client, { owned: kind === 'owned' }), {
+    moderation: 1,
+    embedding: 1,
+  })
+
+  const verdict = await runChaperone(deps, body.heart)
   const values = {
     handle: body.handle,
     model: body.model,
@@ -107,12 +140,13 @@ export const submitPersona = async (
         !(await bindEndpointToPersona(tx, actor.endpoint.id, personaId))
       )
         throw new EndpointAlreadyBound()
-      if (!(await takeSeat(tx, deps.settings.capSql())))
+      if (!(await takeSeat(tx, deps.settings, kind)))
         return {
           admitted: false,
           reason: ADMISSION_REASONS.capReached,
           capReached: true,
           personaId,
+          ...(await capReached(tx, deps, kind)),
         }
       await admitPersona(tx, personaId)
       return { admitted: true, reason: ADMISSION_REASONS.admitted, personaId }
@@ -131,23 +165,32 @@ export const submitPersona = async (
  * Admits pending personas in arrival order while seats are free (the match
  * beat calls this first). Each admission is its own transaction: the oldest
  * pending persona is locked (SKIP LOCKED: two replicas never take the same
- * one), a seat is taken, the persona admitted.
+ * one), a seat is taken, the persona admitted. When an unowned persona finds
+ * no seat (its share, or the cap, is full), the owned ones behind it are
+ * still seated in their order: a queue of anonymous personas never holds up
+ * an owner's.
  */
 export const admitPending = async (deps: VenueDeps, { limit = 10_000 } = {}) => {
   const admitted: number[] = []
+  let ownedOnly = false
   while (admitted.length < limit) {
-    const id = await deps.database.db.transaction(async (tx) => {
+    const step = await deps.database.db.transaction(async (tx) => {
       const result = await tx.execute(
-        sql`SELECT id FROM personas WHERE status = 'pending' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+        sql`SELECT id, owner_id FROM personas
+            WHERE status = 'pending' ${ownedOnly ? sql`AND owner_id IS NOT NULL` : sql``}
+            ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`,
       )
-      const [row] = rowsOf<{ id: number }>(result)
-      if (!row) return undefined
-      if (!(await takeSeat(tx, deps.settings.capSql()))) return undefined
+      const [row] = rowsOf<{ id: number; owner_id: number | null }>(result)
+      if (!row) return 'done' as const
+      const kind = seatKindOf(row.owner_id)
+      if (!(await takeSeat(tx, deps.settings, kind)))
+        return kind === 'owned' ? ('done' as const) : ('unowned full' as const)
       await admitPersona(tx, row.id)
       return row.id
     })
-    if (id === undefined) break
-    admitted.push(id)
+    if (step === 'done') break
+    if (step === 'unowned full') ownedOnly = true
+    else admitted.push(step)
   }
   return admitted
 }

@@ -31,17 +31,17 @@ describe.each(testBackends(TEST_DATABASE_URL))('persona states on $name', ({ ope
       .where(eq(personas.id, personaId))
     return row as { status: PersonaStatus; reason: string | null }
   }
-  const seatsUsed = async () =>
-    (
-      (await venue.deps.database.client.query('SELECT used FROM capacity')).rows[0] as {
-        used: number
-      }
-    ).used
+  const seats = async () =>
+    (await venue.deps.database.client.query('SELECT used, unowned_used FROM capacity')).rows[0] as {
+      used: number
+      unowned_used: number
+    }
+  const seatsUsed = async () => (await seats()).used
   const admitted = async () => {
     const { db } = venue.deps.database
     return db.transaction(async (tx) => {
       const personaId = await insertPersona(tx, values(), { status: 'pending' })
-      expect(await takeSeat(tx, venue.deps.settings.capSql())).toBe(true)
+      expect(await takeSeat(tx, venue.deps.settings, 'unowned')).toBe(true)
       await admitPersona(tx, personaId)
       return personaId
     })
@@ -61,9 +61,11 @@ describe.each(testBackends(TEST_DATABASE_URL))('persona states on $name', ({ ope
     const { db } = venue.deps.database
     const personaId = await admitted()
     const before = await seatsUsed()
+    const unowned = (await seats()).unowned_used
     expect(await holdPersona(db, personaId, 'reported')).toBe('admitted')
     expect(await statusOf(personaId)).toEqual({ status: 'held', reason: 'reported' })
-    expect(await seatsUsed()).toBe(before - 1)
+    // Its seat was an unowned one (no owner): both counters give it back.
+    expect(await seats()).toEqual({ used: before - 1, unowned_used: unowned - 1 })
     const pending = await insertPersona(db, values(), { status: 'pending' })
     expect(await holdPersona(db, pending, 'reported')).toBe('pending')
     expect(await seatsUsed()).toBe(before - 1)

@@ -1,7 +1,7 @@
 import { rowsOf } from '@agents/service-kit/db'
 import { and, eq, sql } from 'drizzle-orm'
 import { personas } from '../db/schema.ts'
-import { releaseSeat, type SeatExecutor } from './seats.ts'
+import { releaseSeat, type SeatExecutor, seatKindOf } from './seats.ts'
 
 /**
  * The spec's persona states, and the only place that writes them:
@@ -84,9 +84,10 @@ export const holdPersona = async (tx: SeatExecutor, personaId: number, reason: s
       .update(personas)
       .set({ status: 'held', reason })
       .where(and(eq(personas.id, personaId), eq(personas.status, from)))
-      .returning({ id: personas.id })
-  if ((await hold('admitted')).length > 0) {
-    await releaseSeat(tx)
+      .returning({ id: personas.id, ownerId: personas.ownerId })
+  const [seated] = await hold('admitted')
+  if (seated) {
+    await releaseSeat(tx, seatKindOf(seated.ownerId))
     return 'admitted' as const
   }
   return (await hold('pending')).length > 0 ? ('pending' as const) : undefined
@@ -99,12 +100,12 @@ export const holdPersona = async (tx: SeatExecutor, personaId: number, reason: s
  */
 export const withdrawPersona = async (tx: SeatExecutor, personaId: number, reason: string) => {
   const result = await tx.execute(
-    sql`SELECT status FROM personas WHERE id = ${personaId} FOR UPDATE`,
+    sql`SELECT status, owner_id FROM personas WHERE id = ${personaId} FOR UPDATE`,
   )
-  const [row] = rowsOf<{ status: PersonaStatus }>(result)
+  const [row] = rowsOf<{ status: PersonaStatus; owner_id: number | null }>(result)
   if (!row) return undefined
   await tx.update(personas).set({ status: 'withdrawn', reason }).where(eq(personas.id, personaId))
-  if (row.status === 'admitted') await releaseSeat(tx)
+  if (row.status === 'admitted') await releaseSeat(tx, seatKindOf(row.owner_id))
   return row.status
 }
 

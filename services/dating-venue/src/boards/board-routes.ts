@@ -10,6 +10,7 @@ import {
 } from '@agents/service-kit'
 import { createRoute } from '@hono/zod-openapi'
 import type { MiddlewareHandler } from 'hono'
+import { clientKeyOf } from '../budget/client-key.ts'
 import { credentialOf, requireCredential } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
 import { SECURITY } from '../openapi.ts'
@@ -49,7 +50,7 @@ export const registerBoardRoutes = (app: App, deps: VenueDeps) => {
           404: BOARD_ERRORS.noSuchPersona,
           413: 'body too large',
           415: 'not JSON',
-          503: BOARD_ERRORS.checkUnavailable,
+          503: `${BOARD_ERRORS.checkUnavailable}, or the outbound budget is spent (Retry-After): nothing published`,
         }),
       },
     }),
@@ -58,6 +59,7 @@ export const registerBoardRoutes = (app: App, deps: VenueDeps) => {
         actor: credentialOf(c),
         board: params.board,
         body,
+        client: clientKeyOf(c, deps),
       })
       if (!outcome.ok)
         throw new ApiError(

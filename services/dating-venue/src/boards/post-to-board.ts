@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm'
+import { spenderFor, spendOutbound } from '../budget/spend-outbound.ts'
 import { type Actor, ownerIdOf } from '../credentials/actors.ts'
 import { personas, posts } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
@@ -10,6 +11,8 @@ export type PostToBoardParameters = {
   actor: Actor
   board: string
   body: PostBody
+  /** Whom the post's safety check is spent for (`clientKeyOf`). */
+  client: string
 }
 
 export type PostToBoardReturnType =
@@ -37,7 +40,7 @@ const speaksFor = (actor: Actor, persona: { id: number; ownerId: number | null }
  */
 export const postToBoard = async (
   deps: VenueDeps,
-  { actor, board, body }: PostToBoardParameters,
+  { actor, board, body, client }: PostToBoardParameters,
 ): Promise<PostToBoardReturnType> => {
   const refusal = boardRefusal(board)
   if (refusal) return { ok: false, status: 403, error: refusal }
@@ -51,6 +54,10 @@ export const postToBoard = async (
   if (persona.status !== 'admitted')
     return { ok: false, status: 403, error: BOARD_ERRORS.notAdmitted(persona.status) }
 
+  // The check's call is spent first: a spent budget is a 503 with nothing written.
+  await spendOutbound(deps, spenderFor(client, { owned: persona.ownerId !== null }), {
+    moderation: 1,
+  })
   const verdict = await deps.safety(body.body, { kind: 'post' })
   if (verdict.unavailable) return { ok: false, status: 503, error: BOARD_ERRORS.checkUnavailable }
   if (verdict.verdict === 'block')

@@ -2,6 +2,7 @@ import { type App, errors, json, jsonRoute, SafeText } from '@agents/service-kit
 import { createRoute, z } from '@hono/zod-openapi'
 import type { MiddlewareHandler } from 'hono'
 import { getCookie } from 'hono/cookie'
+import { clientKeyOf } from '../budget/client-key.ts'
 import { credentialOf, requireCredential } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
 import { PaymentChallenge } from '../orders/payment-answers.ts'
@@ -77,7 +78,7 @@ export const registerChatAskRoutes = (app: App, deps: VenueDeps) => {
           401: 'sign in with your wallet first, or credential required',
           403: 'attest that you are 18 or older first; cross-site request refused; credential not recognised',
           415: 'not JSON',
-          503: 'the matchmaker could not answer (nothing counted), or payment outcome unknown',
+          503: 'the matchmaker could not answer (nothing counted), the outbound budget is spent (Retry-After; nothing counted or charged), or payment outcome unknown',
         }),
       },
     }),
@@ -88,13 +89,19 @@ export const registerChatAskRoutes = (app: App, deps: VenueDeps) => {
           wallet,
           message: body.message,
           request: c.req.raw,
+          client: clientKeyOf(c, deps),
         })
         if (outcome.kind === 'paid') return outcome.response
         return c.json(outcome.body, outcome.status)
       }
       const actor = credentialOf(c)
       const endpointId = actor.kind === 'agent' ? actor.endpoint.id : -actor.owner.id
-      return askAsAgent(deps, { endpointId, message: body.message, request: c.req.raw })
+      return askAsAgent(deps, {
+        endpointId,
+        message: body.message,
+        request: c.req.raw,
+        client: clientKeyOf(c, deps),
+      })
     },
     { validationMessage: 'invalid message', middleware: [resolveAsker(deps)] },
   )

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
-import { type PaymentReceipt, type Product, sellOnce } from '@agents/payments'
+import { carriesPayment, type PaymentReceipt, type Product, sellOnce } from '@agents/payments'
 import type { AnyTransaction } from '@agents/service-kit/db'
+import { spenderOfPaidRoute, spendOutbound } from '../budget/spend-outbound.ts'
 import { chatMessages } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
 import { creditBalance, creditUndelivered } from '../orders/credits.ts'
@@ -9,7 +10,12 @@ import { storeExchange } from './chat-messages.ts'
 import { releaseMessage, reserveMessage } from './chat-usage.ts'
 import { interviewTurn } from './drafts.ts'
 import { holdingTier } from './free-messages.ts'
-import { answerAsMatchmaker, type MatchmakerAnswer, NO_MODEL_ANSWER } from './matchmaker-answer.ts'
+import {
+  answerAsMatchmaker,
+  MATCHMAKER_CALLS,
+  type MatchmakerAnswer,
+  NO_MODEL_ANSWER,
+} from './matchmaker-answer.ts'
 
 /** agent_ask: 0.10 USDC an answer. */
 export const ASK_PRICE = { amount: 100_000n }
@@ -61,9 +67,19 @@ const answerPaid = async (
 /**
  * What can refuse a paid answer runs before the 402: the message itself
  * through the safety check (withheld: 422; the check down: 503), so nobody
- * pays for a message the matchmaker would not answer.
+ * pays for a message the matchmaker would not answer. Its outside calls are
+ * spent first (a spent budget: 503, nothing charged): the check's from the
+ * client's budget while no payment comes with the request, and with one the
+ * check's and the answer's from the payers' budget.
  */
-const sellAnswer = async (deps: VenueDeps, request: Request, order: AskOrder) => {
+const sellAnswer = async (deps: VenueDeps, request: Request, order: AskOrder, client: string) => {
+  await spendOutbound(
+    deps,
+    spenderOfPaidRoute(request, client, { owned: false }),
+    carriesPayment(request)
+      ? { ...MATCHMAKER_CALLS, moderation: MATCHMAKER_CALLS.moderation + 1 }
+      : { moderation: 1 },
+  )
   const verdict = await deps.safety(order.message, { kind: 'post' })
   if (verdict.unavailable)
     return Response.json(
@@ -101,10 +117,15 @@ const sellAnswerChecked = (deps: VenueDeps, request: Request, order: AskOrder) =
  */
 export const askAsAgent = async (
   deps: VenueDeps,
-  { endpointId, message, request }: { endpointId: number; message: string; request: Request },
+  {
+    endpointId,
+    message,
+    request,
+    client,
+  }: { endpointId: number; message: string; request: Request; client: string },
 ) =>
   deps.chat
-    ? sellAnswer(deps, request, { speaker: `agent:${endpointId}`, message })
+    ? sellAnswer(deps, request, { speaker: `agent:${endpointId}`, message }, client)
     : Response.json(
         { error: 'the matchmaker model is not configured on this venue' },
         { status: 503 },
@@ -138,8 +159,9 @@ export const askAsHuman = async (
     wallet,
     message,
     request,
+    client,
     now = new Date(),
-  }: { wallet: string; message: string; request: Request; now?: Date },
+  }: { wallet: string; message: string; request: Request; client: string; now?: Date },
 ): Promise<HumanAskOutcome> => {
   // No model: the matchmaker does what it can offline, the interview (free).
   if (!deps.chat) {
@@ -164,13 +186,23 @@ export const askAsHuman = async (
     now,
   })
   if (!reservation) {
-    const response = await sellAnswer(deps, request, { speaker: wallet, message })
+    const response = await sellAnswer(deps, request, { speaker: wallet, message }, client)
     return { kind: 'paid', response: await withCredits(deps, wallet, response) }
   }
+  // A free message spends the client's budget, one paid with credits the payers'; a spent
+  // budget (503) gives the message back.
+  const spender = reservation.kind === 'free' ? { client } : ({ paid: true } as const)
   const answered: MatchmakerAnswer = await answerAsMatchmaker(
-    { safety: deps.safety, chat: deps.chat },
+    {
+      safety: deps.safety,
+      chat: deps.chat,
+      spend: () => spendOutbound(deps, spender, MATCHMAKER_CALLS),
+    },
     message,
-  )
+  ).catch(async (error: unknown) => {
+    await releaseMessage(deps.database.db, wallet, reservation)
+    throw error
+  })
   if (answered.kind === 'unavailable') {
     await releaseMessage(deps.database.db, wallet, reservation)
     return {

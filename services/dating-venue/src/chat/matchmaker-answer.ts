@@ -1,3 +1,4 @@
+import type { OutboundCalls } from '../budget/spend-outbound.ts'
 import { chatCompletion } from '../matchmaking/chat-completion.ts'
 import type { ChatSettings } from '../matchmaking/chat-settings.ts'
 import type { SafetyCheck } from '../safety/index.ts'
@@ -20,6 +21,9 @@ export type MatchmakerAnswer =
   /** The venue could not answer (model or safety check down): not counted. */
   | { kind: 'unavailable'; reason: string }
 
+/** The outside calls one answer may make: the message's check, the model, the answer's check. */
+export const MATCHMAKER_CALLS = { moderation: 2, model: 1 } as const satisfies OutboundCalls
+
 const ask = (chat: ChatSettings, message: string, fetchImpl: typeof fetch | undefined) =>
   chatCompletion(
     chat,
@@ -35,15 +39,25 @@ const ask = (chat: ChatSettings, message: string, fetchImpl: typeof fetch | unde
  * (fail closed), the configured model answers, and the answer passes the
  * check and the personal-data screen before anyone sees it. The model sees
  * only this message: nothing of other members is ever in its context.
+ * `spend` pays for the outside calls (`MATCHMAKER_CALLS`) before any is made
+ * and throws `BudgetSpent` (503) when the budget is spent; a paid answer's
+ * were spent before its payment and pass none.
  */
 export const answerAsMatchmaker = async (
   {
     safety,
     chat,
     fetchImpl,
-  }: { safety: SafetyCheck; chat: ChatSettings | undefined; fetchImpl?: typeof fetch },
+    spend,
+  }: {
+    safety: SafetyCheck
+    chat: ChatSettings | undefined
+    fetchImpl?: typeof fetch
+    spend?: () => Promise<void>
+  },
   message: string,
 ): Promise<MatchmakerAnswer> => {
+  await spend?.()
   const asked = await safety(message, { kind: 'post' })
   if (asked.unavailable) return { kind: 'unavailable', reason: 'safety check unavailable' }
   if (asked.verdict !== 'allow') return { kind: 'withheld', reason: asked.reason }

@@ -1,6 +1,7 @@
 import { ApiError, type App, errors, json, jsonRoute, SafeText } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import { PersonaBody } from '../admission/admission-schemas.ts'
+import { clientKeyOf } from '../budget/client-key.ts'
 import type { VenueDeps } from '../deps.ts'
 import { PaymentChallenge, PaymentPending } from '../orders/payment-answers.ts'
 import { CHAT_ERRORS } from './chat-errors.ts'
@@ -67,7 +68,7 @@ export const registerSubmitDocRoutes = (app: App, deps: VenueDeps) => {
         ),
         503: json(
           PaymentPending.or(z.object({ error: z.string() })),
-          'payment outcome unknown (retry with the same payment), or the safety check is unavailable (nothing charged)',
+          'payment outcome unknown (retry with the same payment), the safety check is unavailable, or the outbound budget is spent (Retry-After); nothing charged',
         ),
         ...errors({
           400: `${INVALID}; ${SUBMIT_DOC_ERRORS.draftIncomplete} (missing: the fields); ${SUBMIT_DOC_ERRORS.handleTaken}`,
@@ -82,6 +83,7 @@ export const registerSubmitDocRoutes = (app: App, deps: VenueDeps) => {
         wallet: chatWalletOf(c).wallet,
         body,
         request: c.req.raw,
+        client: clientKeyOf(c, deps),
       })
       if (outcome.ok) return outcome.response
       const { ok: _, status, error, ...extras } = outcome

@@ -8,6 +8,7 @@ import {
 } from '@agents/payments'
 import type { AnyTransaction } from '@agents/service-kit/db'
 import { and, eq } from 'drizzle-orm'
+import { spendOutbound } from '../budget/spend-outbound.ts'
 import type { Actor } from '../credentials/actors.ts'
 import { events, orders, owners } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
@@ -269,6 +270,10 @@ export const buyCompatibilityReport = async (
     coupleId: coupleId ?? null,
   }
   const paying = carriesPayment(request)
+  // A paying request writes the report (the model, asked up to twice, and the
+  // check of up to two texts): spent from the payers' budget before the
+  // payment is settled, so a spent budget is a 503 and nothing is charged.
+  if (paying) await spendOutbound(deps, { paid: true }, { model: 2, moderation: 2 })
   // Paid today already: the same report, free. A request carrying a payment
   // goes to the ledger instead: the same payment is answered with its receipt,
   // and a new one is refused by the order's hold before it moves money.

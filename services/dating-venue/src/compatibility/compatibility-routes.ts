@@ -77,7 +77,7 @@ export const registerCompatibilityRoutes = (app: App, deps: VenueDeps) => {
           403: 'credential not recognised, or not acting for this owner, or owner not in this couple',
           404: 'no such owner, or no such couple',
           415: 'not JSON',
-          503: 'payment outcome unknown: retry with the same payment (Retry-After, reference)',
+          503: 'payment outcome unknown: retry with the same payment (Retry-After, reference); or, with a payment, the outbound budget of paid requests is spent (Retry-After; nothing charged)',
         }),
       },
     }),

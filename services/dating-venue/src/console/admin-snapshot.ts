@@ -1,6 +1,6 @@
 import { paymentsHealth } from '@agents/payments'
 import { desc, eq, sql } from 'drizzle-orm'
-import { couples, events, personas, turns } from '../db/schema.ts'
+import { capacity, couples, events, personas, turns } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
 import { ordersByStatus } from '../orders/order-state.ts'
 import { revenueTotals } from '../orders/revenue.ts'
@@ -29,7 +29,7 @@ const countsBy = <key extends string>(
  * so on PostgreSQL they run side by side on the pool.
  */
 export const adminSnapshot = async (
-  deps: Pick<VenueDeps, 'database' | 'payments' | 'settings'>,
+  deps: Pick<VenueDeps, 'database' | 'payments' | 'settings' | 'budget'>,
   { now = new Date() }: { now?: Date } = {},
 ) => {
   const { db } = deps.database
@@ -37,6 +37,9 @@ export const adminSnapshot = async (
     payments,
     admitted,
     cap,
+    unownedSharePct,
+    unownedAdmitted,
+    budgets,
     venueOpen,
     coupleRows,
     turnRows,
@@ -52,6 +55,13 @@ export const adminSnapshot = async (
       .where(eq(personas.status, 'admitted'))
       .then(([row]) => row?.count ?? 0),
     deps.settings.cap(),
+    deps.settings.unownedSharePct(),
+    db
+      .select({ used: capacity.unownedUsed })
+      .from(capacity)
+      .where(eq(capacity.id, 1))
+      .then(([row]) => row?.used ?? 0),
+    deps.budget.outbound.state(),
     deps.settings.venueOpen(),
     db
       .select({ key: couples.state, count: sql<number>`count(*)::int` })
@@ -85,6 +95,10 @@ export const adminSnapshot = async (
     admitted,
     cap,
     cap_used_pct: cap > 0 ? Math.round((admitted / cap) * 1000) / 10 : 0,
+    unowned_share_pct: unownedSharePct,
+    unowned_seats: Math.floor((cap * unownedSharePct) / 100),
+    unowned_admitted: unownedAdmitted,
+    outbound_budgets: outboundBudgets(deps.budget, budgets),
     couples_by_state: couplesByState,
     turns_by_status: countsBy(TURN_STATUSES, turnRows),
     chaperone_today: {
@@ -108,3 +122,25 @@ export const adminSnapshot = async (
 }
 
 export type AdminSnapshot = Awaited<ReturnType<typeof adminSnapshot>>
+
+/** The outbound budgets as they stand: the shared ones with what is left, the per-client policy. */
+const outboundBudgets = (
+  budget: VenueDeps['budget'],
+  states: Awaited<ReturnType<VenueDeps['budget']['outbound']['state']>>,
+) => {
+  const shared = (name: string) => {
+    const state = states.find((candidate) => candidate.name === name)!
+    return {
+      points: state.points,
+      window_seconds: state.windowSeconds,
+      remaining: state.remaining,
+      reset_seconds: state.resetSeconds,
+    }
+  }
+  const { perClient } = budget.outbound.policies
+  return {
+    global: shared('outbound-global'),
+    paid: shared('outbound-paid'),
+    per_client: { points: perClient.points, window_seconds: perClient.windowSeconds },
+  }
+}

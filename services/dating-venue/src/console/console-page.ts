@@ -42,7 +42,7 @@ input,select{font:inherit;padding:.25rem .4rem}
 <div id="charts"></div>
 <h2>Actions</h2>
 <p><button id="beat" type="button">Run a match beat</button></p>
-<form id="settings"><label>Setting <select id="setting-key"><option value="cap">cap</option><option value="venue_open">venue_open</option></select></label>
+<form id="settings"><label>Setting <select id="setting-key"><option value="cap">cap</option><option value="unowned_share_pct">unowned_share_pct</option><option value="venue_open">venue_open</option></select></label>
 <label>Value <input id="setting-value" required size="8"></label> <button type="submit">Save</button></form>
 <h2>Introductions to broker</h2>
 <table><thead><tr><th>Couple</th><th>Committed since</th><th></th></tr></thead><tbody id="intros"></tbody></table>
@@ -80,6 +80,8 @@ const tiles = (snapshot) => [
   ['Health', snapshot.health.ok ? 'up' : 'down', 'payments ' + snapshot.health.payments],
   ['Mode', snapshot.sim_mode ? 'day 0' : 'open', snapshot.sim_mode ? 'not yet open to the public' : 'open to the public'],
   ['Admitted', snapshot.admitted, snapshot.cap_used_pct + '% of the cap of ' + snapshot.cap],
+  ['Unowned seats', snapshot.unowned_admitted, 'of ' + snapshot.unowned_seats + ' (' + snapshot.unowned_share_pct + '% of the cap) for personas without an owner'],
+  ['Outbound budget', snapshot.outbound_budgets.global.remaining, 'of ' + snapshot.outbound_budgets.global.points + ' free calls left this window; paid ' + snapshot.outbound_budgets.paid.remaining + ' of ' + snapshot.outbound_budgets.paid.points],
   ['Couples courting', snapshot.couples_by_state.courting, snapshot.couples_by_state.committed + ' committed, ' + snapshot.couples_by_state.brokered + ' brokered'],
   ['Intros to broker', snapshot.intros_to_broker, 'committed couples'],
   ['Turns', snapshot.turns_by_status.published, snapshot.turns_by_status.held + ' held, ' + snapshot.turns_by_status.blocked + ' blocked'],
@@ -206,7 +208,7 @@ $('beat').addEventListener('click', async () => {
 $('settings').addEventListener('submit', async (event) => {
   event.preventDefault();
   const key = $('setting-key').value, raw = $('setting-value').value.trim();
-  const value = key === 'cap' ? Number(raw) : raw === 'true';
+  const value = key === 'venue_open' ? raw === 'true' : Number(raw);
   await act('Setting ' + key, '/admin/actions/settings', { key, value });
 });
 $('order-form').addEventListener('submit', async (event) => {

@@ -6,6 +6,12 @@ const Usdc = z
   .regex(/^\d+\.\d{2,6}$/)
   .openapi({ example: '56.10' })
 const Count = z.number().int().min(0)
+const BudgetNow = z.object({
+  points: Count,
+  window_seconds: Count,
+  remaining: Count,
+  reset_seconds: Count,
+})
 
 /** `GET /admin.json`: the spec's stable keys, defined in the README ("Operator console"). */
 export const AdminSnapshot = z
@@ -24,6 +30,27 @@ export const AdminSnapshot = z
       .number()
       .min(0)
       .openapi({ description: 'admitted / cap, percent, one decimal' }),
+    unowned_share_pct: Count.max(100).openapi({
+      description:
+        'percent of the cap personas without an owner may hold (setting unowned_share_pct, else VENUE_UNOWNED_SHARE_PCT)',
+    }),
+    unowned_seats: Count.openapi({
+      description:
+        'seats personas without an owner may hold: cap x unowned_share_pct / 100, rounded down',
+    }),
+    unowned_admitted: Count.openapi({
+      description: 'seats personas without an owner hold now (counted against the cap too)',
+    }),
+    outbound_budgets: z
+      .object({
+        global: BudgetNow,
+        paid: BudgetNow,
+        per_client: z.object({ points: Count, window_seconds: Count }),
+      })
+      .openapi({
+        description:
+          'outbound calls (model, moderation, embeddings) left in the current window: all free requests together (global), paid requests (paid), and the policy each client gets (per_client)',
+      }),
     couples_by_state: z.object({
       courting: Count,
       committed: Count,

@@ -31,7 +31,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('the operator console on $name', 
 
   const signIn = (account = operatorAccount) => signInToConsole(venue.url, account)
 
-  it('/admin.json carries exactly the spec keys, with their types, to the token and to a signed-in operator wallet', async () => {
+  it('/admin.json carries exactly the spec keys (and ours: the unowned share, the outbound budgets), with their types, to the token and to a signed-in operator wallet', async () => {
     const byToken = await get('/admin.json', token)
     expect(byToken.status).toBe(200)
     expect(Object.keys(byToken.json).sort()).toEqual(
@@ -41,6 +41,10 @@ describe.each(testBackends(TEST_DATABASE_URL))('the operator console on $name', 
         'admitted',
         'cap',
         'cap_used_pct',
+        'unowned_share_pct',
+        'unowned_seats',
+        'unowned_admitted',
+        'outbound_budgets',
         'couples_by_state',
         'turns_by_status',
         'chaperone_today',

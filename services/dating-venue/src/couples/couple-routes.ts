@@ -1,5 +1,6 @@
 import { type App, document, errors, json, jsonRoute, parseInput } from '@agents/service-kit'
 import { createRoute } from '@hono/zod-openapi'
+import { clientKeyOf } from '../budget/client-key.ts'
 import { CHAT_ERRORS } from '../chat/chat-errors.ts'
 import { credentialOf, requireCredential } from '../credentials/actor-middleware.ts'
 import { CHAT_ACTOR_ERRORS } from '../credentials/chat-actor.ts'
@@ -50,13 +51,18 @@ export const registerCoupleRoutes = (app: App, deps: VenueDeps) => {
           404: COUPLE_ERRORS.noSuchCouple,
           409: `${COUPLE_ERRORS.coupleIs('withdrawn')} (or held, brokered), or ${COUPLE_ERRORS.waitForPartner}`,
           415: 'not JSON',
-          503: COUPLE_ERRORS.checkUnavailable,
+          503: `${COUPLE_ERRORS.checkUnavailable}, or the outbound budget is spent (Retry-After): nothing stored`,
         }),
       },
     }),
     async (c, body, { params }) => {
       const turn = answerOf(
-        await postTurn(deps, { actor: credentialOf(c), coupleId: params.id, body }),
+        await postTurn(deps, {
+          actor: credentialOf(c),
+          coupleId: params.id,
+          body,
+          client: clientKeyOf(c, deps),
+        }),
       )
       return turn.status === 'published' ? c.json(turn, 201) : c.json(turn, 202)
     },

@@ -1,5 +1,6 @@
 import { rowsOf } from '@agents/service-kit/db'
 import { and, asc, eq, sql } from 'drizzle-orm'
+import { spenderFor, spendOutbound } from '../budget/spend-outbound.ts'
 import { type Actor, ownerIdOf } from '../credentials/actors.ts'
 import { couples, personas, turns } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
@@ -30,7 +31,13 @@ const coupleForPersona = async (
   return { ok: true as const, couple, persona }
 }
 
-export type PostTurnParameters = { actor: Actor; coupleId: number; body: TurnBody }
+export type PostTurnParameters = {
+  actor: Actor
+  coupleId: number
+  body: TurnBody
+  /** Whom the turn's safety check is spent for (`clientKeyOf`). */
+  client: string
+}
 
 export type PostTurnReturnType =
   | { id: number; status: 'published' }
@@ -46,12 +53,16 @@ export type PostTurnReturnType =
  */
 export const postTurn = async (
   deps: VenueDeps,
-  { actor, coupleId, body }: PostTurnParameters,
+  { actor, coupleId, body, client }: PostTurnParameters,
 ): Promise<PostTurnReturnType> => {
   const found = await coupleForPersona(deps, { actor, coupleId, personaId: body.personaId })
   if (!found.ok) return found
   const { couple, persona } = found
   if (!courting(couple.state)) return refusal(409, COUPLE_ERRORS.coupleIs(couple.state))
+  // The check's call is spent first: a spent budget is a 503 with nothing written.
+  await spendOutbound(deps, spenderFor(client, { owned: persona.ownerId !== null }), {
+    moderation: 1,
+  })
   const verdict = await deps.safety(body.body, { kind: 'turn' })
   if (verdict.unavailable) return refusal(503, COUPLE_ERRORS.checkUnavailable)
   if (verdict.verdict === 'block')

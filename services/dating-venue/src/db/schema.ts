@@ -96,13 +96,22 @@ export const personas = pgTable(
       .on(sql`lower(${table.handle})`)
       .where(sql`status IN ('pending', 'admitted', 'held')`),
     index('personas_pending').on(table.id).where(sql`status = 'pending'`),
+    // The beat seats owners' pending personas past a queue of unowned ones (admitPending).
+    index('personas_pending_owned')
+      .on(table.id)
+      .where(sql`status = 'pending' AND owner_id IS NOT NULL`),
   ],
 )
 
-/** The venue's one capacity row: admissions take a seat with one conditional UPDATE. */
+/**
+ * The venue's one capacity row: admissions take a seat with one conditional
+ * UPDATE. `used` counts every admitted persona (against the cap);
+ * `unowned_used` those no owner stands behind (also against their share).
+ */
 export const capacity = pgTable('capacity', {
   id: integer('id').primaryKey(),
   used: integer('used').notNull(),
+  unownedUsed: integer('unowned_used').notNull().default(0),
 })
 
 /** Operator settings (cap, venue_open, ...), read on each use so every replica agrees. */

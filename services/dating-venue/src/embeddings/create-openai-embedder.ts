@@ -14,6 +14,8 @@ export type CreateOpenAiEmbedderParameters = {
   /** Most texts per request (OpenAI accepts up to 2048 inputs). */
   maxBatch?: number
   fetch?: typeof globalThis.fetch
+  /** Told of each request to the endpoint and how it went (`outbound_calls_total`). */
+  onCall?: (outcome: 'ok' | 'error') => void
 }
 
 // Only what we read; `object`, `model` and `usage` are ignored. Embeddings as
@@ -46,6 +48,7 @@ export const createOpenAiEmbedder = ({
   timeoutMs = 10_000,
   maxBatch = 2048,
   fetch = globalThis.fetch,
+  onCall,
 }: CreateOpenAiEmbedderParameters): Embedder => {
   const base = new URL(url)
   const endpoint = `${url.replace(/\/+$/, '')}/embeddings`
@@ -55,6 +58,17 @@ export const createOpenAiEmbedder = ({
   const inFlight = new Set<AbortController>()
 
   const request = async (input: string[]): Promise<Float32Array[]> => {
+    try {
+      const vectors = await send(input)
+      onCall?.('ok')
+      return vectors
+    } catch (error) {
+      onCall?.('error')
+      throw error
+    }
+  }
+
+  const send = async (input: string[]): Promise<Float32Array[]> => {
     const controller = new AbortController()
     inFlight.add(controller)
     const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(timeoutMs)])

@@ -8,12 +8,16 @@ import { EmbeddingsConfig } from './embeddings-config.ts'
  * Builds the configured embedder: the OpenAI-compatible endpoint when
  * `EMBEDDINGS_URL` is set, else the local model in `EMBEDDINGS_THREADS`
  * workers (started on the first embed). Takes the parsed service config or
- * raw env-like settings (parsed here; throws on invalid values).
+ * raw env-like settings (parsed here; throws on invalid values); `onCall` is
+ * told of each request to the endpoint (the local model makes none).
  *
  * @example
  * const embedder = embedderFromConfig(process.env)
  */
-export const embedderFromConfig = (settings: z.input<typeof EmbeddingsConfig>): Embedder => {
+export const embedderFromConfig = (
+  settings: z.input<typeof EmbeddingsConfig>,
+  { onCall }: { onCall?: (outcome: 'ok' | 'error') => void } = {},
+): Embedder => {
   const config = EmbeddingsConfig.parse(settings)
   if (config.EMBEDDINGS_URL)
     return createOpenAiEmbedder({
@@ -22,6 +26,7 @@ export const embedderFromConfig = (settings: z.input<typeof EmbeddingsConfig>): 
       model: config.EMBEDDINGS_MODEL,
       dimension: config.EMBEDDINGS_DIMENSION,
       timeoutMs: config.EMBEDDINGS_TIMEOUT_MS,
+      ...(onCall ? { onCall } : {}),
     })
   return createLocalEmbedder({ threads: config.EMBEDDINGS_THREADS })
 }

@@ -90,8 +90,8 @@ const eraseInTransaction = async (
     handle: partnerHandles.get(partner.personaId) ?? '',
   }))
 
-  // Its admitted personas give their seats back; the couples' courtship seats go with them.
-  for (const persona of personas) if (persona.status === 'admitted') await releaseSeat(tx)
+  // Its admitted personas give their (owned) seats back; the couples' courtship seats go with them.
+  for (const persona of personas) if (persona.status === 'admitted') await releaseSeat(tx, 'owned')
 
   // Reports about its items, and reports it filed.
   const postIds = (

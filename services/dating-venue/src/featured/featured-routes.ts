@@ -1,5 +1,6 @@
 import { ApiError, type App, errors, json, jsonRoute, RowId, SafeText } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
+import { clientKeyOf } from '../budget/client-key.ts'
 import { credentialOf, requireCredential } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
 import { SECURITY } from '../openapi.ts'
@@ -63,7 +64,7 @@ export const registerFeaturedRoutes = (app: App, deps: VenueDeps) => {
           403: 'credential not recognised or not acting for this persona; persona not admitted; boards closed until the venue opens',
           404: FEATURED_ERRORS.noSuchPersona,
           415: 'not JSON',
-          503: 'safety check unavailable, or payment outcome unknown (Retry-After, reference)',
+          503: 'safety check unavailable, the outbound budget spent (Retry-After; nothing charged), or payment outcome unknown (Retry-After, reference)',
         }),
       },
     }),
@@ -72,6 +73,7 @@ export const registerFeaturedRoutes = (app: App, deps: VenueDeps) => {
         actor: credentialOf(c),
         ...body,
         request: c.req.raw,
+        client: clientKeyOf(c, deps),
       })
       if (!outcome.ok)
         throw new ApiError(

@@ -19,6 +19,20 @@ export const chatCompletion = async (
     fetchImpl,
   }: { maxTokens: number; maxChars: number; fetchImpl?: typeof fetch | undefined },
 ): Promise<string | undefined> => {
+  const answer = await complete(settings, messages, { maxTokens, maxChars, fetchImpl })
+  settings.onCall?.(answer === undefined ? 'error' : 'ok')
+  return answer
+}
+
+const complete = async (
+  settings: ChatSettings,
+  messages: readonly ChatMessage[],
+  {
+    maxTokens,
+    maxChars,
+    fetchImpl,
+  }: { maxTokens: number; maxChars: number; fetchImpl?: typeof fetch | undefined },
+): Promise<string | undefined> => {
   try {
     const url = `${settings.url.replace(/\/$/, '')}/chat/completions`
     const request = {

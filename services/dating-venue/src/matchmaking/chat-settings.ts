@@ -4,4 +4,6 @@ export type ChatSettings = {
   apiKey?: string | undefined
   model: string
   timeoutMs: number
+  /** Told of each call to the model and how it went (`outbound_calls_total`). */
+  onCall?: ((outcome: 'ok' | 'error') => void) | undefined
 }

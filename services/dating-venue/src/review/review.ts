@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import { ADMISSION_REASONS } from '../admission/admission-errors.ts'
 import { runChaperone } from '../admission/chaperone.ts'
 import { admitPersona, HELD_FOR_REVIEW, settleReview } from '../admission/persona-state.ts'
-import { takeSeat } from '../admission/seats.ts'
+import { seatKindOf, takeSeat } from '../admission/seats.ts'
 import { events, personas } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
 import type { Heart } from '../heart/heart-schema.ts'
@@ -49,7 +49,12 @@ export const reviewPersona = async (
 ): Promise<ReviewOutcome> => {
   const { db } = deps.database
   const [persona] = await db
-    .select({ status: personas.status, reason: personas.reason, heart: personas.heart })
+    .select({
+      status: personas.status,
+      reason: personas.reason,
+      heart: personas.heart,
+      ownerId: personas.ownerId,
+    })
     .from(personas)
     .where(eq(personas.id, personaId))
   if (!persona) return { ok: false, status: 404, error: REVIEW_ERRORS.noSuchPersona }
@@ -86,7 +91,7 @@ export const reviewPersona = async (
   const outcome = await db.transaction(async (tx) => {
     // The conditional UPDATE is the lock: of two reviews of one persona, only one moves it.
     if (!(await settleReview(tx, personaId, { status: 'pending' }))) return undefined
-    const seated = await takeSeat(tx, deps.settings.capSql())
+    const seated = await takeSeat(tx, deps.settings, seatKindOf(persona.ownerId))
     if (seated) await admitPersona(tx, personaId)
     await tx.insert(events).values({
       kind: 'review_approved',

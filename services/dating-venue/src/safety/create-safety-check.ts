@@ -12,6 +12,8 @@ export type CreateSafetyCheckParameters = {
   fetch?: typeof globalThis.fetch
   /** More deny phrases per category, same rules as the built-in lists. */
   extraPhrases?: CreateDenyListParameters['extraPhrases']
+  /** Told of each moderation call and how it went (`outbound_calls_total`). */
+  onCall?: (outcome: 'ok' | 'error') => void
 }
 
 const unavailable = (): SafetyVerdict => ({
@@ -37,6 +39,7 @@ export const createSafetyCheck = ({
   moderation,
   fetch = globalThis.fetch,
   extraPhrases,
+  onCall,
 }: CreateSafetyCheckParameters = {}): SafetyCheck => {
   const deny = createDenyList({ extraPhrases })
   const endpoint = moderation ? ModerationOptions.parse(moderation) : undefined
@@ -60,8 +63,15 @@ export const createSafetyCheck = ({
       return unavailable()
     }
     if (!endpoint || local.verdict === 'block') return local
+    let categories: string[]
     try {
-      const { categories } = await moderateText({ fetch }, { ...endpoint, input: text })
+      ;({ categories } = await moderateText({ fetch }, { ...endpoint, input: text }))
+    } catch {
+      onCall?.('error')
+      return unavailable()
+    }
+    onCall?.('ok')
+    try {
       return decideVerdict({ ...found, moderation: categories })
     } catch {
       return unavailable()

@@ -50,7 +50,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('operator settings on $name', ({ 
       expect(answer.status).toBe(400)
       expect(answer.json).toMatchObject({
         error: 'key not allowed',
-        allowed: ['cap', 'venue_open'],
+        allowed: ['cap', 'unowned_share_pct', 'venue_open'],
       })
     }
     expect(await stored()).toEqual(before)

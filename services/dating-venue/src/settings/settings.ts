@@ -6,6 +6,9 @@ import { settings } from '../db/schema.ts'
 /** Operator settings the console may change at run time, with how each value is read. */
 const KEYS = {
   cap: (value: string) => (/^\d{1,8}$/.test(value) ? value : undefined),
+  /** Percent of the cap that personas without an owner may hold (0-100). */
+  unowned_share_pct: (value: string) =>
+    /^\d{1,3}$/.test(value) && Number(value) <= 100 ? String(Number(value)) : undefined,
   venue_open: (value: string) =>
     ['true', 'false', '1', '0'].includes(value)
       ? String(value === 'true' || value === '1')
@@ -19,8 +22,12 @@ export type SettingKey = keyof typeof KEYS
  */
 export const createVenueSettings = (
   database: VenueDatabase,
-  defaults: { cap: number; venueOpen: boolean },
+  defaults: { cap: number; venueOpen: boolean; unownedSharePct: number },
 ) => {
+  const capSql = () =>
+    sql`coalesce((SELECT value::int FROM settings WHERE key = 'cap'), ${defaults.cap}::int)`
+  const shareSql = () =>
+    sql`coalesce((SELECT value::int FROM settings WHERE key = 'unowned_share_pct'), ${defaults.unownedSharePct}::int)`
   const read = async (key: SettingKey) => {
     const [row] = await database.db.select().from(settings).where(eq(settings.key, key))
     return row?.value
@@ -28,9 +35,12 @@ export const createVenueSettings = (
   return {
     cap: async () => Number((await read('cap')) ?? defaults.cap),
     venueOpen: async () => ((await read('venue_open')) ?? String(defaults.venueOpen)) === 'true',
+    unownedSharePct: async () =>
+      Number((await read('unowned_share_pct')) ?? defaults.unownedSharePct),
     /** SQL for the cap inside a statement (the admission's conditional UPDATE). */
-    capSql: () =>
-      sql`coalesce((SELECT value::int FROM settings WHERE key = 'cap'), ${defaults.cap}::int)`,
+    capSql,
+    /** SQL for the seats personas without an owner may hold: the share of the cap, rounded down. */
+    unownedSeatsSql: () => sql`((${capSql()})::bigint * (${shareSql()}) / 100)`,
     set: async (key: string, value: unknown) => {
       // Own keys only: `constructor` or `__proto__` are not settings.
       if (!Object.hasOwn(KEYS, key))
