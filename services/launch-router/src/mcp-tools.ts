@@ -20,8 +20,8 @@ const readOnly = {
 const limit: RouterLimitName = 'read'
 
 /** The call's share of its client's mining budget, when the app limits requests. */
-const miningOf = ({ takeLimit }: McpCallContext) =>
-  takeLimit ? chargeMining(takeLimit) : undefined
+const miningOf = ({ takeLimit, client }: McpCallContext) =>
+  takeLimit && client ? chargeMining({ takeLimit, client }) : undefined
 
 /** The six operations as MCP tools, calling the same functions as the HTTP routes. */
 export const launchRouterTools = (deps: SignPayloadDeps): McpTool[] => [

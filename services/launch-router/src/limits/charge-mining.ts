@@ -1,4 +1,4 @@
-import { type TakeLimit, TooManyRequests } from '@agents/service-kit'
+import { type Client, type TakeLimit, TooManyRequests } from '@agents/service-kit'
 import type { MiningCharge } from '../payload/mine-salt-cached.ts'
 
 /**
@@ -7,11 +7,19 @@ import type { MiningCharge } from '../payload/mine-salt-cached.ts'
  * once done it is charged what it took, up to what the client had left, so
  * the budget is spent and the client waits for its window to end (a fixed
  * window: charging past the end would change nothing but count a served
- * request as refused).
+ * request as refused). The miner runs one new search per client at a time,
+ * so each admission sees what the last one cost.
  */
-export const chargeMining = (takeLimit: TakeLimit): MiningCharge => {
+export const chargeMining = ({
+  takeLimit,
+  client,
+}: {
+  takeLimit: TakeLimit
+  client: Client
+}): MiningCharge => {
   let left = 0
   return {
+    client: client.key,
     admit: async () => {
       const decision = await takeLimit('mining', 1)
       if (!decision.allowed) throw new TooManyRequests(decision)

@@ -12,7 +12,8 @@ const METRICS_TOKEN = 'metrics-token-for-tests'
 // TRUST_FORWARDED_FOR=1), so one router serves the whole file.
 const router = useTestRouter({
   RATE_LIMIT_READ: '6/60',
-  RATE_LIMIT_MINING: '1/600',
+  // Worker-milliseconds: any Flap salt (about 65,000 candidates) costs more.
+  RATE_LIMIT_MINING: '5/600',
   TRUST_FORWARDED_FOR: '1',
   METRICS_TOKEN,
 })
@@ -110,20 +111,30 @@ describe('request limits per client', () => {
     const first = await operation(client, 'get_sign_payload', flap('Budget Spent'))
     expect(first.status).toBe(200)
     const payload = await first.text()
-    // The first search spent the whole budget (1 ms); the same intent costs nothing.
+    // The first search spent the whole budget (5 ms); the same intent costs nothing.
     for (const name of ['get_sign_payload', 'simulate_launch']) {
       const again = await operation(client, name, flap('Budget Spent'))
       expect(again.status).toBe(200)
       expect(await again.text()).toBe(payload)
     }
     const refused = await operation(client, 'get_sign_payload', flap('One More'))
-    await expectRefused(refused, 'mining', '"mining";q=1;w=600')
+    await expectRefused(refused, 'mining', '"mining";q=5;w=600')
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(60)
     // Pads that mine nothing are served.
     const unmined = await operation(client, 'get_sign_payload', {
       intent: { name: 'Plain', symbol: 'PLN', chainId: 8453, pad: 'clanker-v4', creator: CREATOR },
     })
     expect(unmined.status).toBe(200)
+  })
+
+  test('mining: new salts asked for side by side are admitted one after another, so a burst cannot overdraw', async () => {
+    const client = newClient()
+    const answers = await Promise.all(
+      ['Burst One', 'Burst Two', 'Burst Three'].map((name) =>
+        operation(client, 'get_sign_payload', flap(name)),
+      ),
+    )
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 429, 429])
   })
 
   test('mining through MCP: the same budget; a new salt past it is a tool error naming the limit', async () => {
@@ -136,7 +147,7 @@ describe('request limits per client', () => {
     expect(refused.isError).toBe(true)
     const body = JSON.parse((refused.content as Array<{ text: string }>)[0]!.text)
     expect(body).toEqual({
-      error: expect.stringContaining('too many requests: the mining limit is 1 per 600 s'),
+      error: expect.stringContaining('too many requests: the mining limit is 5 per 600 s'),
       limit: 'mining',
       retryAfter: expect.any(Number),
     })

@@ -8,6 +8,8 @@ import { canonicalJson } from './salt-seed.ts'
  * client has nothing left; `spend` after, with the worker-milliseconds it took.
  */
 export type MiningCharge = {
+  /** Whose budget it is: a client's new searches run one at a time. */
+  client: string
   admit: () => Promise<void>
   spend: (workMs: number) => Promise<void>
 }
@@ -32,38 +34,66 @@ export type CreateSaltMinerParameters = {
  * Mining is deterministic, so results can be remembered: an agent that
  * drafts, simulates and then asks for the sign payload mines once. Identical
  * requests in flight share one search. Only successes are kept; a budget
- * failure under load may succeed on retry. Only a new search is charged.
+ * failure under load may succeed on retry.
+ *
+ * Only a new search is charged, and a client's new searches run one after
+ * another (on this replica): each is admitted once the last one has been
+ * charged, so a burst of new intents cannot all pass the check while the
+ * budget still looks whole and then take the pool for minutes together.
  */
 export const createSaltMiner = (
   pool: MinerPool,
   { maxIterations, timeBudgetMs, maxEntries = 1024, onSalt }: CreateSaltMinerParameters,
 ): SaltMiner => {
   const remembered = new Map<string, Promise<MineSaltResult>>()
+  const turns = new Map<string, Promise<unknown>>()
   const known = (key: string) => {
     const search = remembered.get(key)
     if (search) onSalt?.({ source: 'cache' })
     return search
   }
-  return async (parameters, charge) => {
-    const key = canonicalJson(parameters)
-    const cached = known(key)
-    if (cached) return cached
-    await charge?.admit()
-    // The same search may have started while the charge was being counted.
-    const started = known(key)
-    if (started) return started
-    const search = mineSalt(pool, { ...parameters, maxIterations, timeBudgetMs })
-    remembered.set(key, search)
+  const search = async (key: string, parameters: Parameters<SaltMiner>[0]) => {
+    const running = mineSalt(pool, { ...parameters, maxIterations, timeBudgetMs })
+    remembered.set(key, running)
     if (remembered.size > maxEntries) remembered.delete(remembered.keys().next().value!)
-    search.then(
+    running.then(
       (result) => {
         if (!result.ok) remembered.delete(key)
       },
       () => remembered.delete(key),
     )
-    const result = await search
+    const result = await running
     onSalt?.({ source: 'search', result })
-    await charge?.spend(result.workMs)
     return result
+  }
+  /** Runs `work` after the client's previous new search has been charged. */
+  const inTurn = <result>(client: string, work: () => Promise<result>): Promise<result> => {
+    const mine = (turns.get(client) ?? Promise.resolve()).then(work)
+    const settled = mine.then(
+      () => {},
+      () => {},
+    )
+    turns.set(client, settled)
+    void settled.then(() => {
+      if (turns.get(client) === settled) turns.delete(client)
+    })
+    return mine
+  }
+  return async (parameters, charge) => {
+    const key = canonicalJson(parameters)
+    const cached = known(key)
+    if (cached) return cached
+    if (!charge) return search(key, parameters)
+    return inTurn(charge.client, async () => {
+      // The same search may have started (or ended) while this one waited its turn.
+      const started = known(key)
+      if (started) return started
+      await charge.admit()
+      const meanwhile = known(key) // another client's, started while this one was admitted
+      if (meanwhile) return meanwhile
+      const result = await search(key, parameters)
+      await charge.spend(result.workMs)
+      return result
+    })
   }
 }

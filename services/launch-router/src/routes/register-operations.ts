@@ -22,7 +22,8 @@ import { jsonResponse, operationRoute } from './operation-route.ts'
 /** The request's share of its client's mining budget, when the app limits requests. */
 const miningOf = (c: Context<AppEnv>) => {
   const takeLimit = c.get('takeLimit')
-  return takeLimit ? chargeMining(takeLimit) : undefined
+  const client = c.get('client')
+  return takeLimit && client ? chargeMining({ takeLimit, client }) : undefined
 }
 
 /** Answers a value now, or when its promise settles (only factory pads mine asynchronously). */
