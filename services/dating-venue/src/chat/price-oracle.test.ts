@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { memoryPriceStore } from './memory-price-store.ts'
 import { createPriceOracle, nextStoredPrice } from './price-oracle.ts'
 
 const HOUR = 3_600_000
@@ -48,6 +49,32 @@ describe('the studio token price oracle', () => {
     answer = 900_000n
     clock = 9 * HOUR + 2
     expect(await oracle.price()).toBe(900_000n)
+  })
+
+  it('two oracles on one store (two replicas): one read an hour for both, the rise capped against the stored price', async () => {
+    let clock = 0
+    let reads = 0
+    let answer = 100_000n
+    const store = memoryPriceStore()
+    const replica = () =>
+      createPriceOracle({
+        source: async () => {
+          reads++
+          return answer
+        },
+        now: () => clock,
+        store,
+      })
+    const [a, b] = [replica(), replica()]
+    expect(await a.price()).toBe(100_000n)
+    expect(await b.price()).toBe(100_000n)
+    answer = 275_000n
+    clock = 30 * 60_000
+    expect([await b.price(), await a.price()]).toEqual([100_000n, 100_000n])
+    expect(reads).toBe(1)
+    clock = HOUR
+    expect([await b.price(), await a.price()]).toEqual([110_000n, 110_000n])
+    expect(reads).toBe(2)
   })
 
   it('concurrent callers share one read', async () => {

@@ -1,9 +1,12 @@
+import { memoryPriceStore } from './memory-price-store.ts'
+
 /**
  * The studio token's USD price as the venue uses it for free-message tiers:
- * read from a source at most once an hour, and stored so that it may fall
- * at once but rise only slowly (a brief pump cannot unlock tiers). A source
- * that fails keeps the stored price for a bounded time; after that the price
- * is 0 and every holding counts as nothing (the safe side: 3 free messages).
+ * read from a source at most once an hour (by one replica for all), and
+ * stored so that it may fall at once but rise only slowly (a brief pump
+ * cannot unlock tiers). A source that fails keeps the stored price for a
+ * bounded time; after that the price is 0 and every holding counts as
+ * nothing (the safe side: 3 free messages).
  */
 export type PriceOracleParameters = {
   /** The current price, in millionths of a dollar per whole token. Throws when it cannot say. */
@@ -51,13 +54,35 @@ export const nextStoredPrice = (
 export type PriceOracle = {
   /** The price to use now (0 when stale). */
   price: () => Promise<bigint>
-  /** The stored state, for the console and tests. */
-  stored: () => StoredPrice | undefined
+}
+
+/** What is stored: the price (none before the source first answered) and the last read's time. */
+export type StoredState = { price: StoredPrice | undefined; attemptedAt: number }
+
+/**
+ * Where the stored price lives: the database row every replica shares
+ * (`studioPriceStore`), or this process's memory.
+ */
+export type PriceStore = {
+  read: () => Promise<StoredState | undefined>
+  /**
+   * Takes the next read of the source, at `at`, if the last one was at or
+   * before `dueBy` (or there was none), in one atomic write: the stored
+   * price as it stands, or undefined when it is not due (another caller
+   * took it).
+   */
+  claim: (at: number, dueBy: number) => Promise<{ price: StoredPrice | undefined } | undefined>
+  /** Stores the price read by the claim made at `claimedAt`, unless a later claim followed it. */
+  save: (price: StoredPrice, claimedAt: number) => Promise<void>
 }
 
 /**
- * An oracle over `source`. One per process; `load`/`save` persist the
- * stored price (so replicas and restarts share the slow rise), when given.
+ * An oracle over `source`. The stored price is the truth (`store`: the
+ * database, so replicas and restarts share it): each call reads it, and
+ * whether a read of the source is due is decided from its time, by one
+ * atomic claim, so replicas racing read the source once. The rise is capped
+ * against the price stored when the claim was made. Concurrent callers in
+ * one process share one evaluation.
  */
 export const createPriceOracle = ({
   source,
@@ -65,43 +90,36 @@ export const createPriceOracle = ({
   cacheMs = HOUR,
   maxRiseBpsPerHour = 1_000n,
   staleAfterMs = 6 * HOUR,
-  load,
-  save,
-}: PriceOracleParameters & {
-  load?: () => Promise<StoredPrice | undefined>
-  save?: (price: StoredPrice) => Promise<void>
-}): PriceOracle => {
-  let state: StoredPrice | undefined
-  let loaded = false
-  let lastAttempt = Number.NEGATIVE_INFINITY
-  let reading: Promise<void> | undefined
+  store = memoryPriceStore(),
+}: PriceOracleParameters & { store?: PriceStore }): PriceOracle => {
+  let evaluating: Promise<StoredPrice | undefined> | undefined
 
-  const refresh = async () => {
-    if (!loaded) {
-      state = (await load?.()) ?? state
-      loaded = true
-    }
+  const evaluate = async () => {
     const at = now()
+    const stored = await store.read()
     // Read at most once per cacheMs, whether the last read answered or failed.
-    if (at - lastAttempt < cacheMs) return
-    lastAttempt = at
+    if (stored && at - stored.attemptedAt < cacheMs) return stored.price
+    const claimed = await store.claim(at, at - cacheMs)
+    // Another caller (another replica) is reading the source: the stored price stands meanwhile.
+    if (!claimed) return stored?.price
     try {
-      state = nextStoredPrice(state, await source(), at, maxRiseBpsPerHour)
-      await save?.(state)
+      const next = nextStoredPrice(claimed.price, await source(), at, maxRiseBpsPerHour)
+      await store.save(next, at)
+      return next
     } catch {
       // The source failed: the stored price stands until it is stale.
+      return claimed.price
     }
   }
 
   return {
     price: async () => {
-      reading ??= refresh().finally(() => {
-        reading = undefined
+      evaluating ??= evaluate().finally(() => {
+        evaluating = undefined
       })
-      await reading
-      if (!state || now() - state.observedAt > staleAfterMs) return 0n
-      return state.priceMicroUsd
+      const stored = await evaluating
+      if (!stored || now() - stored.observedAt > staleAfterMs) return 0n
+      return stored.priceMicroUsd
     },
-    stored: () => state,
   }
 }

@@ -22,7 +22,7 @@ export const studioHoldings = (config: VenueConfig, database: VenueDatabase) => 
     source: fetchUsdPrice(priceUrl),
     maxRiseBpsPerHour: BigInt(config.VENUE_STUDIO_PRICE_MAX_RISE_BPS),
     staleAfterMs: config.VENUE_STUDIO_PRICE_STALE_HOURS * 3_600_000,
-    ...studioPriceStore(database),
+    store: studioPriceStore(database),
   })
   return createHoldingsReader({ token: token as Address, rpcUrl, oracle })
 }

@@ -453,9 +453,12 @@ export const chatDrafts = pgTable('chat_drafts', {
 /** The studio token's stored price (one row): every replica and restart keeps the slow rise. */
 export const studioPrice = pgTable('studio_price', {
   id: integer('id').primaryKey(),
-  priceMicroUsd: bigint('price_micro_usd', { mode: 'bigint' }).notNull(),
-  updatedAt: bigint('updated_at', { mode: 'number' }).notNull(),
-  observedAt: bigint('observed_at', { mode: 'number' }).notNull(),
+  // Null until the source first answers (the row exists from the first claim of a read).
+  priceMicroUsd: bigint('price_micro_usd', { mode: 'bigint' }),
+  updatedAt: bigint('updated_at', { mode: 'number' }),
+  observedAt: bigint('observed_at', { mode: 'number' }),
+  /** When a replica last claimed a read of the source (ms): at most one read per hour for all. */
+  attemptedAt: bigint('attempted_at', { mode: 'number' }).notNull().default(0),
 })
 
 /**
