@@ -1,4 +1,3 @@
-import { carriesPayment } from '@agents/payments'
 import type { Spender } from '@agents/service-kit'
 import type { VenueDeps } from '../deps.ts'
 
@@ -14,16 +13,13 @@ export const spenderFor = (client: string, { owned }: { owned: boolean }): Spend
   owned ? { paid: true, client } : { client }
 
 /**
- * Whose budget a paid route's checks spend: a request carrying a payment
- * draws on the payers' budget (checked before the payment is settled or even
- * verified, so a payer is never charged for a call the budget refuses); one
- * without (it will be answered 402) is a free request like any other.
+ * A paid route's checks (before the 402 and before the payment settles) and
+ * its delivery draw on the payers' budget, with or without a payment on the
+ * request: a payer gets its 402 and its answer however much free traffic
+ * spent. One client asking for 402s is bounded by the route's request
+ * limit (`challenge`).
  */
-export const spenderOfPaidRoute = (
-  request: Request,
-  client: string,
-  { owned }: { owned: boolean },
-): Spender => (carriesPayment(request) ? { paid: true } : spenderFor(client, { owned }))
+export const PAID: Spender = { paid: true }
 
 /**
  * Spends a request's outbound calls before any of them is made and before

@@ -96,12 +96,7 @@ export const registerChatAskRoutes = (app: App, deps: VenueDeps) => {
       }
       const actor = credentialOf(c)
       const endpointId = actor.kind === 'agent' ? actor.endpoint.id : -actor.owner.id
-      return askAsAgent(deps, {
-        endpointId,
-        message: body.message,
-        request: c.req.raw,
-        client: clientKeyOf(c, deps),
-      })
+      return askAsAgent(deps, { endpointId, message: body.message, request: c.req.raw })
     },
     { validationMessage: 'invalid message', middleware: [resolveAsker(deps)] },
   )

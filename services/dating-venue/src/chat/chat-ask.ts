@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { carriesPayment, type PaymentReceipt, type Product, sellOnce } from '@agents/payments'
 import type { AnyTransaction } from '@agents/service-kit/db'
-import { spenderOfPaidRoute, spendOutbound } from '../budget/spend-outbound.ts'
+import { PAID, spendOutbound } from '../budget/spend-outbound.ts'
 import { chatMessages } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
 import { creditBalance, creditUndelivered } from '../orders/credits.ts'
@@ -68,14 +68,14 @@ const answerPaid = async (
  * What can refuse a paid answer runs before the 402: the message itself
  * through the safety check (withheld: 422; the check down: 503), so nobody
  * pays for a message the matchmaker would not answer. Its outside calls are
- * spent first (a spent budget: 503, nothing charged): the check's from the
- * client's budget while no payment comes with the request, and with one the
- * check's and the answer's from the payers' budget.
+ * spent first from the payers' budget (spent: 503, nothing charged): the
+ * check's, and with a payment the answer's too (it is written after the
+ * payment settles, when a 503 could no longer be given).
  */
-const sellAnswer = async (deps: VenueDeps, request: Request, order: AskOrder, client: string) => {
+const sellAnswer = async (deps: VenueDeps, request: Request, order: AskOrder) => {
   await spendOutbound(
     deps,
-    spenderOfPaidRoute(request, client, { owned: false }),
+    PAID,
     carriesPayment(request)
       ? { ...MATCHMAKER_CALLS, moderation: MATCHMAKER_CALLS.moderation + 1 }
       : { moderation: 1 },
@@ -117,15 +117,10 @@ const sellAnswerChecked = (deps: VenueDeps, request: Request, order: AskOrder) =
  */
 export const askAsAgent = async (
   deps: VenueDeps,
-  {
-    endpointId,
-    message,
-    request,
-    client,
-  }: { endpointId: number; message: string; request: Request; client: string },
+  { endpointId, message, request }: { endpointId: number; message: string; request: Request },
 ) =>
   deps.chat
-    ? sellAnswer(deps, request, { speaker: `agent:${endpointId}`, message }, client)
+    ? sellAnswer(deps, request, { speaker: `agent:${endpointId}`, message })
     : Response.json(
         { error: 'the matchmaker model is not configured on this venue' },
         { status: 503 },
@@ -186,12 +181,12 @@ export const askAsHuman = async (
     now,
   })
   if (!reservation) {
-    const response = await sellAnswer(deps, request, { speaker: wallet, message }, client)
+    const response = await sellAnswer(deps, request, { speaker: wallet, message })
     return { kind: 'paid', response: await withCredits(deps, wallet, response) }
   }
   // A free message spends the client's budget, one paid with credits the payers'; a spent
   // budget (503) gives the message back.
-  const spender = reservation.kind === 'free' ? { client } : ({ paid: true } as const)
+  const spender = reservation.kind === 'free' ? { client } : PAID
   const answered: MatchmakerAnswer = await answerAsMatchmaker(
     {
       safety: deps.safety,

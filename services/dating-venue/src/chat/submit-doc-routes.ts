@@ -1,7 +1,6 @@
 import { ApiError, type App, errors, json, jsonRoute, SafeText } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import { PersonaBody } from '../admission/admission-schemas.ts'
-import { clientKeyOf } from '../budget/client-key.ts'
 import type { VenueDeps } from '../deps.ts'
 import { PaymentChallenge, PaymentPending } from '../orders/payment-answers.ts'
 import { CHAT_ERRORS } from './chat-errors.ts'
@@ -83,7 +82,6 @@ export const registerSubmitDocRoutes = (app: App, deps: VenueDeps) => {
         wallet: chatWalletOf(c).wallet,
         body,
         request: c.req.raw,
-        client: clientKeyOf(c, deps),
       })
       if (outcome.ok) return outcome.response
       const { ok: _, status, error, ...extras } = outcome

@@ -4,7 +4,7 @@ import { and, desc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm'
 import { runChaperone } from '../admission/chaperone.ts'
 import { HELD_FOR_REVIEW, insertPersona } from '../admission/persona-state.ts'
 import type { SeatExecutor } from '../admission/seats.ts'
-import { spenderOfPaidRoute, spendOutbound } from '../budget/spend-outbound.ts'
+import { PAID, spendOutbound } from '../budget/spend-outbound.ts'
 import { newSecret } from '../credentials/credentials.ts'
 import { events, heartFiles, owners, personas } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
@@ -229,12 +229,7 @@ export const docFromDraft = (draft: Record<string, unknown>) => {
  */
 export const submitDoc = async (
   deps: VenueDeps,
-  {
-    wallet,
-    body,
-    request,
-    client,
-  }: { wallet: string; body: SubmitDocBody; request: Request; client: string },
+  { wallet, body, request }: { wallet: string; body: SubmitDocBody; request: Request },
 ): Promise<SubmitDocRefusal | { ok: true; response: Response }> => {
   const { draft } = await readDraft(deps.database, wallet)
   const doc = docFromDraft(draft)
@@ -278,9 +273,7 @@ export const submitDoc = async (
       neededUsd: dollars(FLOOR_HOLDING_CENTS),
     }
   // Before the chaperone and any 402: a spent budget is a 503, nothing charged or written.
-  await spendOutbound(deps, spenderOfPaidRoute(request, client, { owned: false }), {
-    moderation: 1,
-  })
+  await spendOutbound(deps, PAID, { moderation: 1 })
   const verdict = await runChaperone(deps, doc.heart)
   if (verdict.unavailable)
     return { ok: false, status: 503, error: SUBMIT_DOC_ERRORS.safetyUnavailable }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { type PaymentReceipt, type Product, sellOnce } from '@agents/payments'
 import type { AnyTransaction } from '@agents/service-kit/db'
 import { eq, sql } from 'drizzle-orm'
-import { spenderOfPaidRoute, spendOutbound } from '../budget/spend-outbound.ts'
+import { PAID, spendOutbound } from '../budget/spend-outbound.ts'
 import type { Actor } from '../credentials/actors.ts'
 import { personas, posts } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
@@ -101,8 +101,6 @@ export type BuyFeaturedParams = {
   board: 'seeking' | 'debriefs'
   body: string
   request: Request
-  /** Whom the safety check is spent for when no payment comes with the request (`clientKeyOf`). */
-  client: string
 }
 
 export type BuyFeaturedOutcome =
@@ -117,7 +115,7 @@ export type BuyFeaturedOutcome =
  */
 export const buyFeaturedSlot = async (
   deps: VenueDeps,
-  { actor, personaId, board, body, request, client }: BuyFeaturedParams,
+  { actor, personaId, board, body, request }: BuyFeaturedParams,
 ): Promise<BuyFeaturedOutcome> => {
   const [persona] = await deps.database.db.select().from(personas).where(eq(personas.id, personaId))
   if (!persona) return { ok: false, status: 404, error: FEATURED_ERRORS.noSuchPersona }
@@ -131,11 +129,7 @@ export const buyFeaturedSlot = async (
   if (!(await deps.settings.venueOpen()))
     return { ok: false, status: 403, error: FEATURED_ERRORS.boardsClosed }
   // Before the check runs and before any 402: a spent budget is a 503, nothing charged.
-  await spendOutbound(
-    deps,
-    spenderOfPaidRoute(request, client, { owned: persona.ownerId !== null }),
-    { moderation: 1 },
-  )
+  await spendOutbound(deps, PAID, { moderation: 1 })
   const verdict = await deps.safety(body, { kind: 'post' })
   if (verdict.unavailable)
     return { ok: false, status: 503, error: FEATURED_ERRORS.checkUnavailable }

@@ -1,6 +1,5 @@
 import { ApiError, type App, errors, json, jsonRoute, RowId, SafeText } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
-import { clientKeyOf } from '../budget/client-key.ts'
 import { credentialOf, requireCredential } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
 import { SECURITY } from '../openapi.ts'
@@ -73,7 +72,6 @@ export const registerFeaturedRoutes = (app: App, deps: VenueDeps) => {
         actor: credentialOf(c),
         ...body,
         request: c.req.raw,
-        client: clientKeyOf(c, deps),
       })
       if (!outcome.ok)
         throw new ApiError(
