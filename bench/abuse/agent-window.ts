@@ -1,5 +1,12 @@
 /** One request of the well-behaved agent: which step, how long, what it got. */
-export type Sample = { step: string; ms: number; status: number; served: boolean }
+export type Sample = {
+  step: string
+  ms: number
+  status: number
+  served: boolean
+  /** The start of a refused answer's body, to say why. */
+  detail?: string
+}
 
 export type Answer = { status: number; served: boolean; json: Record<string, unknown> }
 
@@ -55,7 +62,13 @@ export const createCall =
     const served =
       (expect ? expect.includes(status) : status >= 200 && status < 300) &&
       (check ? check(json) : true)
-    samples.push({ step, ms, status, served })
+    samples.push({
+      step,
+      ms,
+      status,
+      served,
+      ...(served ? {} : { detail: JSON.stringify(json).slice(0, 160) }),
+    })
     return { status, served, json }
   }
 

@@ -11,13 +11,14 @@ import { fileURLToPath } from 'node:url'
 export const runLimitsBench = async (
   folder: string,
   file: string,
-  { timeoutMs = 120_000 } = {},
+  { env = {}, timeoutMs = 120_000 }: { env?: Record<string, string>; timeoutMs?: number } = {},
 ) => {
   const script = fileURLToPath(new URL(`../${folder}/${file}`, import.meta.url))
   if (!existsSync(script)) return undefined
   return new Promise<{ ok: boolean; lines: string[] }>((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', script], {
       cwd: fileURLToPath(new URL(`../${folder}/`, import.meta.url)),
+      env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let output = ''

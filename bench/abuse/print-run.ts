@@ -52,7 +52,9 @@ export const printRun = (run: ServiceRun, target: Target) => {
     console.log(
       `  ${step.step.padEnd(18)} ${calm ? `served ${pct(calm.servedPct)} p50 ${ms(calm.p50)} p99 ${ms(calm.p99)}` : '-'} | ` +
         `served ${pct(step.servedPct)} p50 ${ms(step.p50)} p99 ${ms(step.p99)}` +
-        (step.refusedStatuses.length ? `, refused: ${step.refusedStatuses.join(', ')}` : ''),
+        (step.refusedStatuses.length
+          ? `, refused: ${step.refusedStatuses.join(', ')} (first: ${step.firstRefusal})`
+          : ''),
     )
   }
   const { abuser } = run.flood

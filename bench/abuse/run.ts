@@ -59,11 +59,24 @@ const devnet = { ...started, facilitator: { ...started.facilitator, url: facilit
 const standIn = await startModelStandIn()
 const runs: { run: ServiceRun; target: Target }[] = []
 const limiterCosts: string[] = []
+// The services' own limits benches, shortened to keep this run near 5 minutes
+// (BENCH_LIMITER_COST=full: their own defaults; 0: not run).
+const limiterCostMode = process.env.BENCH_LIMITER_COST ?? 'short'
+const SHORT: Record<string, Record<string, string>> = {
+  'dating-venue': { BENCH_ROUNDS: '10' },
+  'swap-rail': { BENCH_ROUNDS: '1', BENCH_REQUESTS: '300', BENCH_CONCURRENT_REQUESTS: '600' },
+}
 /** The limiter's cost as another bench measures it (run after the floods, alone). */
 const limiterCost = async (folder: string, file: string) => {
-  const limits = await runLimitsBench(folder, file)
-  const heading = `limiter's cost (bench/${folder}/${file})`
-  if (!limits) limiterCosts.push(`${heading}: not measured here (no such bench yet)`)
+  if (limiterCostMode === '0') return
+  const env = limiterCostMode === 'short' ? (SHORT[folder] ?? {}) : {}
+  const limits = await runLimitsBench(folder, file, { env })
+  const settings = Object.entries(env)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(' ')
+  const heading = `limiter's cost (bench/${folder}/${file}${settings ? `, ${settings}` : ''})`
+  if (!limits)
+    limiterCosts.push(`${heading}: no such bench; see the service's section of bench/README.md`)
   else
     limiterCosts.push(`${heading}${limits.ok ? '' : ', FAILED'}:\n  ${limits.lines.join('\n  ')}`)
   console.log(`\n${limiterCosts.at(-1)}`)
@@ -89,9 +102,9 @@ try {
       printRun(run, target)
       runs.push({ run, target })
     }
-    if (process.env.BENCH_LIMITS !== '0') await limiterCost(target.service, 'limits-bench.ts')
+    await limiterCost(target.service, 'limits-bench.ts')
   }
-  if (process.env.BENCH_LIMITS !== '0') await limiterCost('limits', 'run.ts')
+  await limiterCost('limits', 'run.ts')
   console.log(`\n## summary\n\n${summaryTable(runs)}\n`)
   for (const line of limiterCosts) console.log(line)
 } catch (error) {

@@ -28,6 +28,6 @@ export const summarizeSteps = (samples: readonly Sample[]) => {
     const own = samples.filter((sample) => sample.step === step)
     const refused = own.filter((sample) => !sample.served)
     const statuses = [...new Set(refused.map((sample) => sample.status))].sort()
-    return { step, ...summarize(own), refusedStatuses: statuses }
+    return { step, ...summarize(own), refusedStatuses: statuses, firstRefusal: refused[0]?.detail }
   })
 }
