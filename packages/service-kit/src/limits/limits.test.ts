@@ -188,6 +188,38 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('request limits on PostgreSQL', 
     expect(statuses).toEqual([201, 201, 429, 429])
   })
 
+  test('leases: a client coming back costs few queries, and replicas never allow more than the limit', async () => {
+    const policies = { read: { points: 200, windowSeconds: 60 } }
+    const [a, b] = [
+      await createLimits({ service: 'lease-test', store, policies }),
+      await createLimits({ service: 'lease-test', store, policies }),
+    ]
+    let allowed = 0
+    for (let index = 0; index < 300; index++) {
+      const decision = await (index % 3 === 0 ? b : a).take('read', 'ip:lease')
+      if (decision.allowed) allowed++
+    }
+    // One replica alone reports what is left exactly, leases or not.
+    for (let index = 1; index <= 11; index++) {
+      const decision = await a.take('read', 'ip:alone')
+      expect(decision.remaining).toBe(200 - index)
+    }
+    // Each replica may strand at most its last lease (200 / 20 units).
+    expect(allowed).toBeLessThanOrEqual(200)
+    expect(allowed).toBeGreaterThanOrEqual(200 - 2 * 10)
+    const { rows } = await pool.query('SELECT points FROM rate_limits WHERE key = $1', [
+      'lease-test:read:ip:lease',
+    ])
+    expect(rows[0].points).toBeGreaterThanOrEqual(200)
+    // Refused from memory once the table said no: the count stops moving.
+    const before = rows[0].points
+    await a.take('read', 'ip:lease')
+    const after = await pool.query('SELECT points FROM rate_limits WHERE key = $1', [
+      'lease-test:read:ip:lease',
+    ])
+    expect(after.rows[0].points).toBe(before)
+  })
+
   test('the outbound budget is shared too; payers draw on their own', async () => {
     const policies = {
       perClient: { points: 2, windowSeconds: 60 },

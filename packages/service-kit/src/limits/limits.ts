@@ -69,12 +69,36 @@ const createLimitsTable = async (pool: SqlClient) => {
 }
 
 /**
+ * A lease is units one replica has already counted in the shared table for a
+ * key and hands out from memory: a client that keeps coming back costs one
+ * upsert per lease instead of one per request. Leases start at 1 unit and
+ * double while the key keeps returning, up to 1/LEASE_SHARE of the policy
+ * (policies under 2 * LEASE_SHARE units are counted one by one). Units are
+ * counted before they are handed out, so N replicas never allow more than
+ * one would; a replica's unspent lease can refuse a client at most that many
+ * units early on another replica.
+ */
+const LEASE_SHARE = 20
+
+type Lease = {
+  /** Units counted in the table and not yet handed out. */
+  left: number
+  /** Units the table had left for others when this lease was taken. */
+  remainingShared: number
+  /** When the window (and the lease) ends, ms since the epoch. */
+  until: number
+  size: number
+  /** The table refused this key: refuse from memory until `until`. */
+  refused: boolean
+}
+
+/**
  * Request limits and budgets over `rate-limiter-flexible`: a fixed window
- * per key per policy. On PostgreSQL every take is one upsert on a shared
- * table; a key already over its limit is refused from memory until its
- * window ends (no query), so a flood costs the database nothing, and if the
- * database fails the limits fall back to this process's memory rather than
- * refusing or waving everyone through.
+ * per key per policy. On PostgreSQL the counters are rows of one table every
+ * replica shares, taken in leases (see `Lease`); a key the table refused is
+ * refused from memory until its window ends, so a flood costs the database
+ * nothing; if the database fails, counting falls back to this process's
+ * memory rather than refusing or waving everyone through.
  *
  * @example
  * const limits = await createLimits({ service: 'swap-rail', store, policies: { read: { points: 600, windowSeconds: 60 } } })
@@ -93,21 +117,18 @@ export const createLimits = async <name extends string>({
       points: policy.points,
       duration: policy.windowSeconds,
     }
-    if (store.kind === 'memory') {
-      limiters.set(name, new RateLimiterMemory(options))
-      continue
-    }
     limiters.set(
       name,
-      new RateLimiterPostgres({
-        ...options,
-        storeClient: store.pool,
-        storeType: 'pool',
-        tableName: LIMITS_TABLE,
-        tableCreated: true,
-        ...(policy.points > 0 ? { inMemoryBlockOnConsumed: policy.points + 1 } : {}),
-        insuranceLimiter: new RateLimiterMemory(options),
-      }),
+      store.kind === 'memory'
+        ? new RateLimiterMemory(options)
+        : new RateLimiterPostgres({
+            ...options,
+            storeClient: store.pool,
+            storeType: 'pool',
+            tableName: LIMITS_TABLE,
+            tableCreated: true,
+            insuranceLimiter: new RateLimiterMemory(options),
+          }),
     )
   }
 
@@ -128,24 +149,81 @@ export const createLimits = async <name extends string>({
     if (!limiter) throw new Error(`no limit named ${name}`)
     return limiter
   }
+  const consume = async (name: name, key: string, units: number) => {
+    try {
+      return { allowed: true, result: await limiterOf(name).consume(key, units) }
+    } catch (error) {
+      // The library rejects with the counter's state when over the limit.
+      if (error instanceof RateLimiterRes) return { allowed: false, result: error }
+      throw error
+    }
+  }
+
+  const leases = new Map<string, Lease>()
+  const fromLease = (name: name, lease: Lease, allowed: boolean): LimitDecision => ({
+    allowed,
+    name,
+    policy: policies[name],
+    remaining: allowed ? lease.remainingShared + lease.left : 0,
+    resetSeconds: Math.max(Math.ceil((lease.until - Date.now()) / 1000), 1),
+  })
+  const takeLeased = async (name: name, key: string, cost: number): Promise<LimitDecision> => {
+    const id = `${name}\u0000${key}`
+    const now = Date.now()
+    let lease = leases.get(id)
+    if (lease && lease.until <= now) {
+      leases.delete(id)
+      lease = undefined
+    }
+    if (lease?.refused) return fromLease(name, lease, false)
+    if (lease && lease.left >= cost) {
+      lease.left -= cost
+      return fromLease(name, lease, true)
+    }
+    const ceiling = Math.max(Math.floor(policies[name].points / LEASE_SHARE), 1)
+    const size = Math.min(lease ? lease.size * 2 : 1, ceiling)
+    const held = lease?.left ?? 0
+    const need = cost - held
+    const units = Math.max(need, size)
+    let { allowed, result } = await consume(name, key, units)
+    if (!allowed && units > need) {
+      // The lease asked past what is left: give it back and take only the need.
+      await limiterOf(name).reward(key, units)
+      ;({ allowed, result } = await consume(name, key, need))
+    }
+    const until = now + Math.max(result.msBeforeNext, 0)
+    if (!allowed) {
+      leases.set(id, { left: 0, remainingShared: 0, until, size: 1, refused: true })
+      return decide(name, false, result)
+    }
+    const left = held + units - cost
+    const next = { left, remainingShared: result.remainingPoints, until, size, refused: false }
+    leases.set(id, next)
+    if (leases.size > 100_000) sweep(now)
+    return fromLease(name, next, true)
+  }
+  const sweep = (now: number) => {
+    for (const [id, lease] of leases) if (lease.until <= now) leases.delete(id)
+  }
 
   return {
     policies,
     take: async (name, key, cost = 1) => {
-      try {
-        return decide(name, true, await limiterOf(name).consume(key, cost))
-      } catch (error) {
-        // The library rejects with the counter's state when over the limit.
-        if (error instanceof RateLimiterRes) return decide(name, false, error)
-        throw error
-      }
+      if (store.kind === 'postgres') return takeLeased(name, key, cost)
+      const { allowed, result } = await consume(name, key, cost)
+      return decide(name, allowed, result)
     },
     peek: async (name, key) => {
       const decision = decide(name, true, await limiterOf(name).get(key))
-      return { ...decision, allowed: decision.remaining > 0 }
+      const lease = leases.get(`${name}\u0000${key}`)
+      const left = lease && lease.until > Date.now() ? lease.left : 0
+      const remaining = decision.remaining + left
+      return { ...decision, remaining, allowed: remaining > 0 && !lease?.refused }
     },
     giveBack: async (name, key, cost = 1) => {
-      await limiterOf(name).reward(key, cost)
+      const lease = leases.get(`${name}\u0000${key}`)
+      if (lease && !lease.refused && lease.until > Date.now()) lease.left += cost
+      else await limiterOf(name).reward(key, cost)
     },
   }
 }
