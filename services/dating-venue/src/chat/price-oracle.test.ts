@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { memoryPriceStore } from './memory-price-store.ts'
-import { createPriceOracle, nextStoredPrice } from './price-oracle.ts'
+import { createPriceOracle, memoryPriceStore, nextStoredPrice } from './price-oracle.ts'
 
 const HOUR = 3_600_000
 

@@ -1,5 +1,3 @@
-import { memoryPriceStore } from './memory-price-store.ts'
-
 /**
  * The studio token's USD price as the venue uses it for free-message tiers:
  * read from a source at most once an hour (by one replica for all), and
@@ -74,6 +72,22 @@ export type PriceStore = {
   claim: (at: number, dueBy: number) => Promise<{ price: StoredPrice | undefined } | undefined>
   /** Stores the price read by the claim made at `claimedAt`, unless a later claim followed it. */
   save: (price: StoredPrice, claimedAt: number) => Promise<void>
+}
+
+/** The stored price in this process's memory (one process, or a test). */
+export const memoryPriceStore = (): PriceStore => {
+  let state: StoredState | undefined
+  return {
+    read: async () => state,
+    claim: async (at, dueBy) => {
+      if (state && state.attemptedAt > dueBy) return undefined
+      state = { price: state?.price, attemptedAt: at }
+      return { price: state.price }
+    },
+    save: async (price, claimedAt) => {
+      if (state?.attemptedAt === claimedAt) state = { price, attemptedAt: claimedAt }
+    },
+  }
 }
 
 /**
