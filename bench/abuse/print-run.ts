@@ -1,17 +1,23 @@
+import { availableParallelism } from 'node:os'
 import type { ServiceRun, WindowCpu } from './measure-service.ts'
 import { ABUSER_ADDRESS, AGENT_ADDRESS } from './measure-service.ts'
 import { summarize, summarizeSteps } from './summarize.ts'
 import type { Target } from './target.ts'
 
+const cores = availableParallelism()
 const ms = (value: number) => (Number.isNaN(value) ? '-' : `${value.toFixed(1)} ms`)
 const pct = (value: number) => (Number.isNaN(value) ? '-' : `${value.toFixed(1)} %`)
-const cpu = (window: WindowCpu) =>
-  [
+const cpu = (window: WindowCpu, abuser = 0) => {
+  const rest = window.machine - window.service - window.postgres - window.bench - abuser
+  return [
     `service ${window.service.toFixed(2)} s (${(window.service / window.wallSeconds).toFixed(2)} cores)`,
     ...(window.postgres > 0 ? [`postgres ${window.postgres.toFixed(2)} s`] : []),
     `bench process (agent, stand-ins) ${window.bench.toFixed(2)} s`,
-    `whole machine ${window.machine.toFixed(2)} s of ${window.wallSeconds.toFixed(1)} s wall`,
+    ...(abuser > 0 ? [`abuser (autocannon) ${abuser.toFixed(2)} s`] : []),
+    `rest of the machine (devnet, facilitator, other users) ${rest.toFixed(2)} s`,
+    `of ${(window.wallSeconds * cores).toFixed(1)} s (${cores} cores x ${window.wallSeconds.toFixed(1)} s)`,
   ].join(', ')
+}
 
 /** The abuser's answers: 2xx, 429, 503 and the rest. */
 export const abuserCounts = (byStatus: Record<string, number>) => {
@@ -39,7 +45,7 @@ export const printRun = (run: ServiceRun, target: Target) => {
   ] as const)
     console.log(
       `agent (${AGENT_ADDRESS}), ${name}: ${window.loops} loops, ${figures.requests} requests, ` +
-        `served ${pct(figures.servedPct)}, p50 ${ms(figures.p50)}, p99 ${ms(figures.p99)}`,
+        `served ${pct(figures.servedPct)}, p50 ${ms(figures.p50)}, p90 ${ms(figures.p90)}, p99 ${ms(figures.p99)}`,
     )
   console.log(
     `p99 flood/quiet ${(flood.p99 / quiet.p99).toFixed(2)}x (target <= 2x); ` +
@@ -67,7 +73,7 @@ export const printRun = (run: ServiceRun, target: Target) => {
       `${target.floodTakes}: ${counts.ok}; autocannon CPU ${abuser.cpuSeconds.toFixed(2)} s`,
   )
   console.log(`CPU quiet: ${cpu(run.quiet.cpu)}`)
-  console.log(`CPU flood: ${cpu(run.flood.cpu)}`)
+  console.log(`CPU flood: ${cpu(run.flood.cpu, run.flood.abuser.cpuSeconds)}`)
   const outboundQuiet = Object.values(run.quiet.outbound).reduce((sum, n) => sum + n, 0)
   const outboundFlood = Object.values(run.flood.outbound).reduce((sum, n) => sum + n, 0)
   if (outboundQuiet + outboundFlood > 0)

@@ -16,6 +16,7 @@ export const summarize = (samples: readonly Sample[]) => {
     served,
     servedPct: samples.length === 0 ? Number.NaN : (served / samples.length) * 100,
     p50: percentile(times, 50),
+    p90: percentile(times, 90),
     p99: percentile(times, 99),
   }
 }
