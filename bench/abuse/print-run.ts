@@ -34,6 +34,14 @@ export const abuserCounts = (byStatus: Record<string, number>) => {
   return { ok, limited, unavailable, other }
 }
 
+/** The service's extra CPU in the flood window per request the abuser had answered, in us. */
+export const abuserCpuMicros = (run: ServiceRun) => {
+  const extra =
+    run.flood.cpu.service -
+    (run.quiet.cpu.service * run.flood.cpu.wallSeconds) / run.quiet.cpu.wallSeconds
+  return (extra * 1e6) / Math.max(1, run.flood.abuser.answered)
+}
+
 /** One service run, in full: both windows, every step, the abuser, CPU. */
 export const printRun = (run: ServiceRun, target: Target) => {
   console.log(`\n## ${run.service}${run.backend === 'none' ? '' : ` on ${run.backend}`}\n`)
@@ -71,6 +79,10 @@ export const printRun = (run: ServiceRun, target: Target) => {
       `${Object.keys(counts.other).length ? `, other ${JSON.stringify(counts.other)}` : ''}), ` +
       `errors ${abuser.errors}, timeouts ${abuser.timeouts}, p50 ${abuser.p50} ms, p99 ${abuser.p99} ms; ` +
       `${target.floodTakes}: ${counts.ok}; autocannon CPU ${abuser.cpuSeconds.toFixed(2)} s`,
+  )
+  console.log(
+    `service CPU per abuser request: ${abuserCpuMicros(run).toFixed(0)} us ` +
+      '(the flood window less the quiet one, over the answers the abuser got)',
   )
   console.log(`CPU quiet: ${cpu(run.quiet.cpu)}`)
   console.log(`CPU flood: ${cpu(run.flood.cpu, run.flood.abuser.cpuSeconds)}`)

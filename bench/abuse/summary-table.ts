@@ -1,5 +1,5 @@
 import type { ServiceRun } from './measure-service.ts'
-import { abuserCounts } from './print-run.ts'
+import { abuserCounts, abuserCpuMicros } from './print-run.ts'
 import { summarize } from './summarize.ts'
 import type { Target } from './target.ts'
 
@@ -9,8 +9,8 @@ const pct = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(1))
 /** Every run in one Markdown table (what bench/README.md records). */
 export const summaryTable = (runs: readonly { run: ServiceRun; target: Target }[]) => {
   const lines = [
-    '| service | backend | agent served % quiet / flood | p50 ms quiet / flood | p99 ms quiet / flood | p99 ratio | abuser sent | 2xx | 429 | 503 | other | abuser took | service CPU s quiet / flood | targets |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| service | backend | agent served % quiet / flood | p50 ms quiet / flood | p99 ms quiet / flood | p99 ratio | abuser sent | 2xx | 429 | 503 | other | abuser took | service CPU s quiet / flood | CPU us per abuser request | targets |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ]
   for (const { run, target } of runs) {
     const quiet = summarize(run.quiet.samples)
@@ -28,7 +28,8 @@ export const summaryTable = (runs: readonly { run: ServiceRun; target: Target }[
         `${ms(quiet.p50)} / ${ms(flood.p50)} | ${ms(quiet.p99)} / ${ms(flood.p99)} | ${ratio.toFixed(2)}x | ` +
         `${run.flood.abuser.sent} | ${counts.ok} | ${counts.limited} | ${counts.unavailable} | ${other} | ` +
         `${counts.ok} ${target.floodTakes.split(' (')[0]} | ` +
-        `${run.quiet.cpu.service.toFixed(2)} / ${run.flood.cpu.service.toFixed(2)} | ${met} |`,
+        `${run.quiet.cpu.service.toFixed(2)} / ${run.flood.cpu.service.toFixed(2)} | ` +
+        `${abuserCpuMicros(run).toFixed(0)} | ${met} |`,
     )
   }
   return lines.join('\n')
