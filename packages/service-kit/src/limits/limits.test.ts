@@ -220,6 +220,28 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('request limits on PostgreSQL', 
     expect(after.rows[0].points).toBe(before)
   })
 
+  test('leases: bursts of concurrent requests from one client are all counted, none twice', async () => {
+    const policies = { write: { points: 1000, windowSeconds: 60 } }
+    const [a, b] = [
+      await createLimits({ service: 'burst-test', store, policies }),
+      await createLimits({ service: 'burst-test', store, policies }),
+    ]
+    let allowed = 0
+    for (const burst of [100, 120, 120]) {
+      const decisions = await Promise.all(
+        Array.from({ length: burst }, (_, index) => (index % 2 ? a : b).take('write', 'ip:burst')),
+      )
+      allowed += decisions.filter((decision) => decision.allowed).length
+    }
+    expect(allowed).toBe(340)
+    const { rows } = await pool.query('SELECT points FROM rate_limits WHERE key = $1', [
+      'burst-test:write:ip:burst',
+    ])
+    // What was handed out, plus at most one unspent lease per replica (1000 / 20 units).
+    expect(rows[0].points).toBeGreaterThanOrEqual(340)
+    expect(rows[0].points).toBeLessThanOrEqual(340 + 2 * 50)
+  })
+
   test('the outbound budget is shared too; payers draw on their own', async () => {
     const policies = {
       perClient: { points: 2, windowSeconds: 60 },

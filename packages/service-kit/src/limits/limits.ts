@@ -205,11 +205,32 @@ export const createLimits = async <name extends string>({
   const sweep = (now: number) => {
     for (const [id, lease] of leases) if (lease.until <= now) leases.delete(id)
   }
+  // One take at a time per key on this replica: concurrent takes that each
+  // found the lease empty would each count a lease in the table and keep
+  // only the last, leaking the others' units (a burst of 120 requests from
+  // one client counted ~1,000 units). The rest wait for the refill.
+  const inFlight = new Map<string, Promise<unknown>>()
+  const takeInTurn = (name: name, key: string, cost: number) => {
+    const id = `${name}\u0000${key}`
+    const before = inFlight.get(id)
+    const turn = before
+      ? before.then(
+          () => takeLeased(name, key, cost),
+          () => takeLeased(name, key, cost),
+        )
+      : takeLeased(name, key, cost)
+    inFlight.set(id, turn)
+    const clear = () => {
+      if (inFlight.get(id) === turn) inFlight.delete(id)
+    }
+    turn.then(clear, clear)
+    return turn
+  }
 
   return {
     policies,
     take: async (name, key, cost = 1) => {
-      if (store.kind === 'postgres') return takeLeased(name, key, cost)
+      if (store.kind === 'postgres') return takeInTurn(name, key, cost)
       const { allowed, result } = await consume(name, key, cost)
       return decide(name, allowed, result)
     },
