@@ -3,8 +3,9 @@
 // a second app built from the same deps without them, in the same process, in
 // alternating rounds. Per store: PGlite (counters in memory) and PostgreSQL
 // (counters in the shared UNLOGGED table, the bound under an advisory lock).
-// Figures: sequential median latency (one request at a time) and requests per
-// second with BENCH_CONNECTIONS at once. Then, with the default settings, how
+// Figures: sequential median latency (one request at a time), requests per
+// second with BENCH_CONNECTIONS at once and this process's CPU per request
+// then (the limiter's Node side; PostgreSQL's share is not counted). Then, with the default settings, how
 // many of 1,500 offers posted from one address are taken.
 import { createLogger, serve } from '@agents/service-kit'
 import { createTestDatabase } from '@agents/service-kit/db'
@@ -74,15 +75,21 @@ const sequentialMedian = async (base: string, route: Route) => {
   return median(times)
 }
 
+/** Requests per second with `connections` at once, and this process's CPU per request (server and client: the client's share is the same on and off). */
 const throughput = async (base: string, route: Route) => {
   let next = 0
   const started = performance.now()
+  const cpu = process.cpuUsage()
   await Promise.all(
     Array.from({ length: connections }, async () => {
       while (next < concurrent) await call(base, route, next++)
     }),
   )
-  return (concurrent * 1000) / (performance.now() - started)
+  const used = process.cpuUsage(cpu)
+  return {
+    rate: (concurrent * 1000) / (performance.now() - started),
+    cpuMs: (used.user + used.system) / 1000 / concurrent,
+  }
 }
 
 const measureStore = async (store: string, databaseUrl: string | undefined) => {
@@ -138,15 +145,21 @@ const measureStore = async (store: string, databaseUrl: string | undefined) => {
         for (let n = 0; n < 100; n++) await call(base, route, n)
       const medians: Record<'off' | 'on', number[]> = { off: [], on: [] }
       const rates: Record<'off' | 'on', number[]> = { off: [], on: [] }
+      const cpus: Record<'off' | 'on', number[]> = { off: [], on: [] }
       for (let round = 0; round < rounds; round++) {
         const order = round % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)
         for (const arm of order) medians[arm].push(await sequentialMedian(arms[arm], route))
-        for (const arm of order) rates[arm].push(await throughput(arms[arm], route))
+        for (const arm of order) {
+          const { rate, cpuMs } = await throughput(arms[arm], route)
+          rates[arm].push(rate)
+          cpus[arm].push(cpuMs)
+        }
       }
       const [off, on] = [median(medians.off), median(medians.on)]
       const [offRate, onRate] = [median(rates.off), median(rates.on)]
+      const [offCpu, onCpu] = [median(cpus.off), median(cpus.on)]
       console.log(
-        `${store} | ${route.name} | median off ${us(off)}, on ${us(on)}: +${us(on - off)} per request (${(on / off).toFixed(2)}x) | ${connections} at once: off ${Math.round(offRate)} req/s, on ${Math.round(onRate)} req/s (${(onRate / offRate).toFixed(2)}x)`,
+        `${store} | ${route.name} | median off ${us(off)}, on ${us(on)}: +${us(on - off)} per request (${(on / off).toFixed(2)}x) | ${connections} at once: off ${Math.round(offRate)} req/s, on ${Math.round(onRate)} req/s (${(onRate / offRate).toFixed(2)}x), Node CPU per request off ${us(offCpu)}, on ${us(onCpu)}: +${us(onCpu - offCpu)}`,
       )
     }
   } finally {

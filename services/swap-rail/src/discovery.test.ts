@@ -93,6 +93,7 @@ describe('discovery', () => {
         '/health',
         '/llms.txt',
         '/mcp',
+        '/metrics',
         '/openapi.json',
         '/skill.md',
         '/v1/intents',

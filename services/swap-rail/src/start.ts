@@ -96,6 +96,11 @@ export const startSwapRail = async (
       seller: getAddress(config.SWAP_SAMPLE_SELLER ?? feeRecipient),
     },
   }
+  const requestLimits = await createRequestLimits({
+    policies: limitPolicies(config, RAIL_LIMIT_DEFAULTS),
+    database,
+    trustForwardedFor: config.TRUST_FORWARDED_FOR,
+  })
   const reconciler = startReconciler(payments, [matchPayment(deps)], {
     intervalMs: payments.reconcileIntervalMs,
     exclusive: async (work) => {
@@ -120,11 +125,6 @@ export const startSwapRail = async (
   }, config.SWAP_SWEEP_INTERVAL_MS)
   timer.unref()
 
-  const requestLimits = await createRequestLimits({
-    policies: limitPolicies(config, RAIL_LIMIT_DEFAULTS),
-    database,
-    trustForwardedFor: config.TRUST_FORWARDED_FOR,
-  })
   const app = buildApp(deps, {
     maxBodyBytes: config.MAX_BODY_BYTES,
     requestLimits,

@@ -22,6 +22,9 @@ export const llmsTxt = (base: string) => `# Inference swap rail
 - The hub never holds upstream provider keys and never signs payments. Sign with your own
   payment tool. Never put a private key in the tool server's configuration.
 - Amounts on the wire: USDC atomic units as strings (6 decimals); prices as USD decimal strings.
+- Limits: each route counts per client (RateLimit-Policy and RateLimit headers on every answer);
+  a payTo and a client hold only so many open offers, a client only so many intents waiting or
+  awaiting payment. Over one: 429 with Retry-After; wait that long, cancel an offer or pay a match.
 `
 
 export const skillMd = (base: string) => `---
