@@ -6,7 +6,8 @@
 // Figures: sequential median latency (one request at a time), requests per
 // second with BENCH_CONNECTIONS at once and this process's CPU per request
 // then (the limiter's Node side; PostgreSQL's share is not counted). Then, with the default settings, how
-// many of 1,500 offers posted from one address are taken.
+// many of 1,500 offers posted from one address are taken. BENCH_BOUNDS=off
+// leaves the book bound out of the "on" app, to tell its share apart.
 import { createLogger, serve } from '@agents/service-kit'
 import { createTestDatabase } from '@agents/service-kit/db'
 import { buildApp, readConfig, startSwapRail } from '@agents/swap-rail'
@@ -96,6 +97,8 @@ const measureStore = async (store: string, databaseUrl: string | undefined) => {
   const env = {
     ...BASE_ENV,
     ...NEVER_MET,
+    // BENCH_BOUNDS=off: the request limits alone (the bounds' share is the difference).
+    ...(process.env.BENCH_BOUNDS === 'off' ? { SWAP_MAX_OPEN_INTENTS_PER_CLIENT: 'off' } : {}),
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   }
   const rail = await startSwapRail(readConfig(env), env)
