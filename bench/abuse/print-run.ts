@@ -8,7 +8,11 @@ const cores = availableParallelism()
 const ms = (value: number) => (Number.isNaN(value) ? '-' : `${value.toFixed(1)} ms`)
 const pct = (value: number) => (Number.isNaN(value) ? '-' : `${value.toFixed(1)} %`)
 const cpu = (window: WindowCpu, abuser = 0) => {
-  const rest = window.machine - window.service - window.postgres - window.bench - abuser
+  // autocannon's own count covers a slightly different span: never below zero.
+  const rest = Math.max(
+    0,
+    window.machine - window.service - window.postgres - window.bench - abuser,
+  )
   return [
     `service ${window.service.toFixed(2)} s (${(window.service / window.wallSeconds).toFixed(2)} cores)`,
     ...(window.postgres > 0 ? [`postgres ${window.postgres.toFixed(2)} s`] : []),
