@@ -91,7 +91,10 @@ export const createApp = ({
       metrics.requests.inc({ method: route.method, route: route.path, status: c.res.status })
       metrics.duration.observe({ method: route.method, route: route.path }, ms / 1000)
     }
-    logger.info(
+    // A flood is refused by the thousand a second: its 429s are counted in
+    // /metrics (rate_limited_total) and logged only at debug, so the log
+    // cannot become the flood's amplifier.
+    logger[c.res.status === 429 ? 'debug' : 'info'](
       {
         method: c.req.method,
         path: c.req.path,
