@@ -3,11 +3,25 @@ import { afterAll, beforeAll } from 'vitest'
 import { readConfig } from './config.ts'
 import { startLaunchRouter } from './start.ts'
 
-/** Starts the real router on an ephemeral loopback port, quiet, with two miner threads. */
+/**
+ * Starts the real router on an ephemeral loopback port, quiet, with two miner
+ * threads, and limits no test meets unless it sets its own (every test's
+ * requests come from one address).
+ */
 export const startTestRouter = (env: Record<string, string> = {}): Promise<RunningServer> =>
-  startLaunchRouter(readConfig({ PORT: '0', LOG_LEVEL: 'silent', MINER_THREADS: '2', ...env }), {
-    processMetrics: false,
-  })
+  startLaunchRouter(
+    readConfig({
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      MINER_THREADS: '2',
+      RATE_LIMIT_READ: '1000000/60',
+      RATE_LIMIT_MINING: '100000000/600',
+      ...env,
+    }),
+    {
+      processMetrics: false,
+    },
+  )
 
 /** POSTs to an operation. */
 export const callOperation = (server: RunningServer, operation: string, body: unknown) =>

@@ -8,7 +8,7 @@ export const LIMIT_DEFAULTS = {
   /** Every request but /health, /metrics and /mcp itself (each MCP message counts here, or as its tool's route). */
   read: '1200/60',
   /** Worker-milliseconds of newly mined salts (a remembered salt costs nothing). */
-  mining: '20000/600',
+  mining: '4000/600',
 } as const
 
 export type RouterLimitName = keyof typeof LIMIT_DEFAULTS

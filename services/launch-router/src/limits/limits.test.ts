@@ -206,11 +206,19 @@ describe('metrics', () => {
   })
 
   test('without METRICS_TOKEN /metrics answers 403; the default limits apply', async () => {
-    const plain = await startTestRouter({ MINER_THREADS: '1' })
+    // Empty means unset: the production defaults, not the test helper's.
+    const plain = await startTestRouter({
+      MINER_THREADS: '1',
+      RATE_LIMIT_READ: '',
+      RATE_LIMIT_MINING: '',
+    })
     try {
       expect((await send(plain, undefined, '/metrics')).status).toBe(403)
       const answer = await send(plain, undefined, '/api/v1/list_pads', {})
       expect(answer.headers.get('ratelimit-policy')).toBe('"read";q=1200;w=60')
+      const payload = await send(plain, undefined, '/api/v1/get_sign_payload', flap('Defaults'))
+      // The default mining budget (4,000 worker-ms per 10 minutes) covers a first salt.
+      expect(payload.status).toBe(200)
     } finally {
       await plain.close()
     }
