@@ -89,9 +89,12 @@ export const createMetrics = ({
     }),
     gauge: (name, help, labelNames, collect) =>
       new Gauge({ name, help, labelNames, collect, registers: [registry] }),
+    // Asked for again by name (a job run from two places), the same metric.
     counter: (name, help, labelNames) =>
+      (registry.getSingleMetric(name) as Counter<(typeof labelNames)[number]> | undefined) ??
       new Counter({ name, help, labelNames, registers: [registry] }),
     histogram: (name, help, labelNames, buckets) =>
+      (registry.getSingleMetric(name) as Histogram<(typeof labelNames)[number]> | undefined) ??
       new Histogram({
         name,
         help,

@@ -12,6 +12,7 @@ import { events } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
 import { answerOf } from '../http/refusal.ts'
 import { runBeat } from '../matchmaking/beat.ts'
+import { venueJobMetrics } from '../metrics/venue-job-metrics.ts'
 import { SECURITY } from '../openapi.ts'
 import { ADMIN_ERRORS } from './admin-errors.ts'
 import {
@@ -59,8 +60,14 @@ export const registerAdminRoutes = (app: App, deps: VenueDeps) => {
   })
   app.post(beatPath, operator, async (c) => {
     const { cycleId } = parseInput(BeatBody, await readJsonBody(c), ADMIN_ERRORS.badCycleId)
-    const result = await runBeat(deps, cycleId ? { cycleId } : {})
+    const { beatDuration } = venueJobMetrics(deps.metrics)
+    const started = performance.now()
+    const result = await runBeat(deps, cycleId ? { cycleId } : {}).catch((error: unknown) => {
+      beatDuration.observe({ outcome: 'failed' }, (performance.now() - started) / 1000)
+      throw error
+    })
     if (!result.ran) throw new ApiError(409, ADMIN_ERRORS.beatRunning)
+    beatDuration.observe({ outcome: 'ok' }, (performance.now() - started) / 1000)
     await recordAction(deps, 'beat_run', {
       cycleId: result.value.cycleId,
       created: result.value.created,

@@ -7,7 +7,7 @@ import { buildApp } from '../app.ts'
 import type { Venue } from '../start.ts'
 import { createOwner, HEART, uniqueHandle } from '../test-helpers.ts'
 import { signInToChat } from '../testing/chat-fixtures.ts'
-import { startTestVenue, TEST_DATABASE_URL } from '../testing.ts'
+import { startTestVenue, TEST_ADMIN_TOKEN, TEST_DATABASE_URL } from '../testing.ts'
 import { ROUTE_LIMITS } from './route-limits.ts'
 
 const METRICS_TOKEN = 'venue-metrics-token-for-tests'
@@ -250,7 +250,15 @@ describe.each(testBackends(TEST_DATABASE_URL))('request limits on $name', ({ ope
     })
     expect((await anonymous.json()).admitted).toBe(true)
 
+    const beats = 'venue_beat_duration_seconds_count\\{[^}]*outcome="ok"[^}]*\\}'
+    const beat = await send(newClient(), 'POST', '/admin/actions/beat', {
+      body: {},
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+    })
+    expect(beat.status).toBe(200)
+
     const after = await scrape()
+    expect(count(after, beats)).toBe(count(before, beats) + 1)
     expect(count(after, floorReads)).toBe(count(before, floorReads) + 5)
     expect(count(after, limitedReads)).toBe(count(before, limitedReads) + 1)
     expect(count(after, owned)).toBe(count(before, owned) + 1)
