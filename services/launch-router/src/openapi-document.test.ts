@@ -1,7 +1,8 @@
 import { openApiGaps, undocumentedRoutes } from '@agents/service-kit'
+import { openApiResponseProblems } from '@agents/service-kit/openapi-response-problems'
 import { validate } from '@readme/openapi-parser'
 import { expect, test } from 'vitest'
-import { useTestRouter } from './testing.ts'
+import { CREATOR, callOperation, useTestRouter } from './testing.ts'
 
 const router = useTestRouter()
 
@@ -14,4 +15,27 @@ test('behavior: GET /openapi.json documents every route with schemas that name t
   expect.soft(openApiGaps(document)).toEqual([])
   const result = await validate(structuredClone(document))
   expect(result.valid ? [] : result.errors).toEqual([])
+})
+
+test('behavior: draft_intent answers match their schema, an unreadable intent (intent: null) included', async () => {
+  const document = await (await fetch(`${router.server.url}/openapi.json`)).json()
+  const draft = async (intent: unknown) => {
+    const answer = await callOperation(router.server, 'draft_intent', { intent })
+    return { status: answer.status, body: answer.json }
+  }
+  for (const intent of [
+    { name: 'Good', symbol: 'GOOD', chainId: 8453, pad: 'clanker-v4', creator: CREATOR },
+    { name: 'No pad', symbol: 'NOPE', chainId: 8453, creator: CREATOR },
+  ]) {
+    const { status, body } = await draft(intent)
+    expect(status).toBe(200)
+    const problems = openApiResponseProblems(document, {
+      method: 'post',
+      path: '/api/v1/draft_intent',
+      status,
+      body,
+    })
+    expect(problems).toEqual([])
+  }
+  expect((await draft({ name: 'No pad', symbol: 'NOPE', chainId: 8453 })).body.intent).toBeNull()
 })
