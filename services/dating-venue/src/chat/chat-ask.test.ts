@@ -84,7 +84,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('asking the matchmaker on $name',
       body: JSON.stringify({ message: 'One more?' }),
     })
     expect(paid.status).toBe(200)
-    expect(await paid.json()).toMatchObject({ paidWith: 'payment', credits: 1 })
+    expect(await paid.json()).toMatchObject({ paidWith: 'payment', freeLeft: 0, credits: 1 })
   })
 
   it('the free messages come back at 00:00 UTC: what was used yesterday does not count today', async () => {

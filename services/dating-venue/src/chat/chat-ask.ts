@@ -7,7 +7,7 @@ import type { VenueDeps } from '../deps.ts'
 import { creditBalance, creditUndelivered } from '../orders/credits.ts'
 import { recordPaidOrder } from '../orders/record-paid-order.ts'
 import { storeExchange } from './chat-messages.ts'
-import { releaseMessage, reserveMessage } from './chat-usage.ts'
+import { releaseMessage, reserveMessage, usedToday } from './chat-usage.ts'
 import { interviewTurn } from './drafts.ts'
 import { holdingTier } from './free-messages.ts'
 import {
@@ -133,7 +133,8 @@ const withCredits = async (deps: VenueDeps, wallet: string, response: Response) 
   const headers = new Headers(response.headers)
   headers.delete('content-length')
   return Response.json(
-    { ...body, credits: await creditBalance(deps.database.db, wallet) },
+    // Paid: no free message was left today.
+    { ...body, freeLeft: 0, credits: await creditBalance(deps.database.db, wallet) },
     { status: 200, headers },
   )
 }
@@ -170,6 +171,12 @@ export const askAsHuman = async (
         answer: `${turn.reply} ${NO_MODEL_ANSWER}`,
         paidWith: 'interview (free)',
         draft: turn.draft,
+        // The interview spends no free message: what is left is what was.
+        freeLeft: Math.max(
+          0,
+          holdingTier(await deps.holdings(wallet)).messages -
+            (await usedToday(deps.database, wallet, now)),
+        ),
         credits: await creditBalance(deps.database.db, wallet),
       },
     }

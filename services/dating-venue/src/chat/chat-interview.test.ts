@@ -27,6 +27,8 @@ it('without a model, asking runs the interview (free): the draft grows, contact 
   expect(first.status).toBe(200)
   expect(first.json).toMatchObject({
     paidWith: 'interview (free)',
+    freeLeft: 3,
+    credits: 0,
     draft: { about: 'I restore old sailboats and read history.' },
   })
   expect(first.json.answer).toContain('Who are you hoping to meet?')
