@@ -40,6 +40,10 @@ export const REPORT_TERMS = {
     outputSchema: { orderId: 'string', receiptId: 'string', report: 'string' },
   },
   body: 'legacy-v1',
+  // Pull only: the venue broadcasts an MPP payment only once the order's hold
+  // took it, so a new payment for a report already delivered moves no money
+  // (a push transfer is on chain before the request arrives).
+  mppModes: ['pull'],
 } satisfies SaleTerms
 
 /** The spec's deterministic order id: one report per owner, couple (0: none) and UTC day. */
