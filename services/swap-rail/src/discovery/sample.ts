@@ -2,11 +2,19 @@ import { buildRequirementsV2, type Price } from '@agents/payments'
 import type { SwapDeps } from '../deps.ts'
 import { sellerSplit } from '../offers/offers.ts'
 
+// The split is a CREATE2 address (keccak, ~0.15 ms): computed once per
+// deps, not on every probe and discovery read (both are free to call).
+const samplePrices = new WeakMap<SwapDeps, Price>()
+
 /** The sample price of the discovery probe: a gross amount to the sample seller's split. */
-export const samplePrice = (deps: SwapDeps): Price => ({
-  amount: deps.sample.amount,
-  payTo: sellerSplit(deps.sample.seller, deps.fee),
-})
+export const samplePrice = (deps: SwapDeps): Price => {
+  let price = samplePrices.get(deps)
+  if (!price) {
+    price = { amount: deps.sample.amount, payTo: sellerSplit(deps.sample.seller, deps.fee) }
+    samplePrices.set(deps, price)
+  }
+  return price
+}
 
 /** Only the Base rail: the probe and the discovery document advertise one accept. */
 export const sampleAccepts = (deps: SwapDeps) =>
