@@ -1,7 +1,7 @@
 import { openApiGaps, undocumentedRoutes } from '@agents/service-kit'
+import { openApiResponseProblems } from '@agents/service-kit/openapi-response-problems'
 import { validate } from '@readme/openapi-parser'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { openApiResponseProblems } from '@agents/service-kit/openapi-response-problems'
 import type { SwapRail } from './start.ts'
 import { startTestSwapRail } from './testing.ts'
 
