@@ -14,8 +14,8 @@ export type MatchedRoute = { method: string; path: string }
 export type LimitRequestsParameters<name extends string> = {
   limits: Limits<name>
   /**
-   * The limit a route counts against; undefined: not limited (`/health`,
-   * `/metrics`, and `/mcp`, which limits each message itself). `credential`
+   * The limit a route counts against; undefined: not limited (`/mcp`,
+   * which limits each message itself). `credential`
    * says whether the request presents one (a write may count apart without:
    * `anonymous-write`). Also asked for every documented route, both ways, to
    * document its 429.

@@ -40,9 +40,11 @@ const ownerOrChat = ['bearer', 'chat'] as const
  * listed (unknown routes, 404s): GET reads, anything else is a write.
  */
 export const ROUTE_LIMITS: Readonly<Record<string, RouteLimit>> = {
-  // Probes, scrapes, and /mcp, which counts each message itself (as its tool's route).
-  'GET /health': unlimited,
-  'GET /metrics': unlimited,
+  // Probes and scrapes are reads: /health asks the database, the facilitator and the chains, so
+  // an unmetered flood of it would cost what any other flood does. /mcp counts each message
+  // itself (as its tool's route).
+  'GET /health': read(),
+  'GET /metrics': read(),
   'POST /mcp': unlimited,
   'GET /mcp': unlimited,
   'DELETE /mcp': unlimited,

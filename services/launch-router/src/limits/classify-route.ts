@@ -1,8 +1,10 @@
 import type { MatchedRoute } from '@agents/service-kit'
 import type { RouterLimitName } from './limit-defaults.ts'
 
-// Operators' probes and scrapes, and /mcp, which counts each message itself.
-const UNLIMITED = new Set(['/health', '/metrics', '/mcp'])
+// /mcp counts each message itself. /health and /metrics are reads like the
+// rest: a probe every few seconds is far below the limit, and a flood of
+// either must not run unmetered.
+const UNLIMITED = new Set(['/mcp'])
 
 /**
  * The limit a request counts against: every operation only reads the

@@ -5,7 +5,7 @@
  * says why each is what it is.
  */
 export const LIMIT_DEFAULTS = {
-  /** Every request but /health, /metrics and /mcp itself (each MCP message counts here, or as its tool's route). */
+  /** Every request but /mcp itself (each MCP message counts here, or as its tool's route). */
   read: '1200/60',
   /** Worker-milliseconds of newly mined salts (a remembered salt costs nothing). */
   mining: '4000/600',

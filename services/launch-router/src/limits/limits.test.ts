@@ -85,10 +85,11 @@ describe('request limits per client', () => {
       expect(answer.headers.get('ratelimit')).toMatch(new RegExp(`^"read";r=${5 - index};t=\\d+$`))
     })
     await expectRefused(await operation(client, 'list_pads', {}), 'read', '"read";q=6;w=60')
-    // The operator's probe is not limited; another client is not affected.
-    const health = await send(router.server, client, '/health')
+    // The probe is a read too (a flood of it is refused like any other); another client is not affected.
+    await expectRefused(await send(router.server, client, '/health'), 'read', '"read";q=6;w=60')
+    const health = await send(router.server, newClient(), '/health')
     expect(health.status).toBe(200)
-    expect(health.headers.get('ratelimit')).toBeNull()
+    expect(health.headers.get('ratelimit-policy')).toBe('"read";q=6;w=60')
     expect((await operation(newClient(), 'list_pads', {})).status).toBe(200)
   })
 
@@ -171,8 +172,8 @@ describe('request limits per client', () => {
       expect(responses['429'].description).toMatch(/`read` limit .*; or .*`mining` budget/)
     }
     expect(document.paths['/mcp'].post.responses['429']).toBeDefined()
-    expect(document.paths['/health'].get.responses['429']).toBeUndefined()
-    expect(document.paths['/metrics'].get.responses['429']).toBeUndefined()
+    expect(document.paths['/health'].get.responses['429']).toBeDefined()
+    expect(document.paths['/metrics'].get.responses['429']).toBeDefined()
   })
 })
 

@@ -96,9 +96,9 @@ describe.each(testBackends(TEST_DATABASE_URL))('limits and book bounds on $name'
     // Another class, and another client, are counted apart.
     expect((await client.intent(model())).status).toBe(201)
     expect((await newClient().send('GET', '/v1/offers')).status).toBe(200)
-    // Not limited: the probe.
-    for (let index = 0; index < 6; index++)
-      expect((await client.send('GET', '/health')).headers.get('ratelimit')).toBeNull()
+    // The probe is a read like the rest (each one asks the database, the facilitator, the chains).
+    const probe = await newClient().send('GET', '/health')
+    expect(probe.headers.get('ratelimit-policy')).toMatch(/^"read";q=\d+;w=60$/)
   })
 
   it('posting from one address stops at the anonymous-write limit, whatever the answers', async () => {
@@ -285,7 +285,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('limits and book bounds on $name'
     }
   })
 
-  it('/openapi.json documents the 429 and the RateLimit headers of each limited route, not of /health', async () => {
+  it('/openapi.json documents the 429 and the RateLimit headers of each limited route, /health included', async () => {
     const document = (await newClient().send('GET', '/openapi.json')).json
     const post = document.paths['/v1/offers'].post
     expect(post.responses['429'].description).toMatch(/anonymous-write.*open-offers-per-seller/)
@@ -296,6 +296,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('limits and book bounds on $name'
     expect(document.paths['/v1/matches/{id}/pay'].post.responses['429'].description).toMatch(
       /challenge/,
     )
-    expect(document.paths['/health'].get.responses['429']).toBeUndefined()
+    expect(document.paths['/health'].get.responses['429']).toBeDefined()
+    expect(document.paths['/mcp'].post.responses['429']).toBeDefined()
   })
 })
