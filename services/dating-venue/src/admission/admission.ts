@@ -164,8 +164,8 @@ export const submitPersona = async (
 /**
  * Admits pending personas in arrival order while seats are free (the match
  * beat calls this first). Each admission is its own transaction: the oldest
- * pending persona is locked (SKIP LOCKED: two replicas never take the same
- * one), a seat is taken, the persona admitted. When an unowned persona finds
+ * pending persona is locked (SKIP LOCKED: a persona being withdrawn is left
+ * for later), a seat is taken, the persona admitted. When an unowned persona finds
  * no seat (its share, or the cap, is full), the owned ones behind it are
  * still seated in their order: a queue of anonymous personas never holds up
  * an owner's.
@@ -175,6 +175,11 @@ export const admitPending = async (deps: VenueDeps, { limit = 10_000 } = {}) => 
   let ownedOnly = false
   while (admitted.length < limit) {
     const step = await deps.database.db.transaction(async (tx) => {
+      // The seat counter's row is locked first, so admissions by two replicas
+      // take turns: each then sees the other's commit and picks the oldest
+      // pending persona left. (Locking only the persona let a replica skip an
+      // older one that the other had locked but then found no seat for.)
+      await tx.execute(sql`SELECT 1 FROM capacity WHERE id = 1 FOR UPDATE`)
       const result = await tx.execute(
         sql`SELECT id, owner_id FROM personas
             WHERE status = 'pending' ${ownedOnly ? sql`AND owner_id IS NOT NULL` : sql``}
