@@ -1,16 +1,16 @@
 import type { PaymentsDeps } from '@agents/payments'
 import type { ForwardedTrust, Logger, Metrics } from '@agents/service-kit'
 import type { VenueBudget } from './budget/venue-budget.ts'
-import type { HumanChatSettings } from './chat/human-chat-settings.ts'
 import type { VenueDatabase } from './db/open.ts'
+import type { Sealer } from './db/seal.ts'
 import type { Embedder } from './embeddings/index.ts'
 import type { FloorHub } from './floor/floor-hub.ts'
 import type { IdpEvent } from './identity/types.ts'
-import type { Sealer } from './intake/seal.ts'
 import type { ChatSettings } from './matchmaking/chat-settings.ts'
 import type { VenueSigner } from './notify/venue-signer.ts'
 import type { SafetyCheck } from './safety/index.ts'
 import type { VenueSettings } from './settings/settings.ts'
+import type { HumanChatSettings } from './wallet-session/human-chat-settings.ts'
 
 /** Everything the routes need, built once at start-up (start.ts) or by a test. */
 export type VenueDeps = {

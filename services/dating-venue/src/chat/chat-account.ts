@@ -1,10 +1,10 @@
 import type { VenueDeps } from '../deps.ts'
+import { chatEscalation } from '../escalation/chat-escalation.ts'
+import { holdingTier } from '../holdings/free-messages.ts'
+import { reviewStatus } from '../intake/submit-doc.ts'
+import { readDraft } from '../matchmaker/drafts.ts'
+import { CREDITS_PER_MESSAGE, usedToday } from '../matchmaker/usage.ts'
 import { creditBalance } from '../orders/credits.ts'
-import { chatEscalation } from './chat-escalation.ts'
-import { CREDITS_PER_MESSAGE, usedToday } from './chat-usage.ts'
-import { readDraft } from './drafts.ts'
-import { holdingTier } from './free-messages.ts'
-import { reviewStatus } from './submit-doc.ts'
 
 const dollars = (cents: bigint) => `${cents / 100n}.${(cents % 100n).toString().padStart(2, '0')}`
 

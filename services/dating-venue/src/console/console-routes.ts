@@ -1,10 +1,10 @@
 import { ApiError, type App, document, errors, json, jsonRoute } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
-import { issueNonce } from '../chat/chat-session.ts'
 import type { VenueDeps } from '../deps.ts'
 import { scriptPage } from '../http/script-page.ts'
 import { SECURITY } from '../openapi.ts'
+import { issueNonce } from '../wallet-session/wallet-session.ts'
 import { adminSnapshot } from './admin-snapshot.ts'
 import { consolePage } from './console-page.ts'
 import {

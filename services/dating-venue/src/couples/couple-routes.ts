@@ -1,13 +1,13 @@
 import { type App, document, errors, json, jsonRoute, parseInput } from '@agents/service-kit'
 import { createRoute } from '@hono/zod-openapi'
 import { clientKeyOf } from '../budget/client-key.ts'
-import { CHAT_ERRORS } from '../chat/chat-errors.ts'
 import { credentialOf, requireCredential } from '../credentials/actor-middleware.ts'
 import { CHAT_ACTOR_ERRORS } from '../credentials/chat-actor.ts'
 import type { VenueDeps } from '../deps.ts'
 import { paramsFirst, queryFirst } from '../http/params-first.ts'
 import { answerOf } from '../http/refusal.ts'
 import { SECURITY } from '../openapi.ts'
+import { CHAT_ERRORS } from '../wallet-session/chat-errors.ts'
 import { COUPLE_ERRORS } from './couple-errors.ts'
 import {
   CoupleParams,

@@ -9,7 +9,6 @@ import {
   SafeText,
 } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
-import { CHAT_ERRORS } from '../chat/chat-errors.ts'
 import { CoupleIdParams, CoupleParams } from '../couples/couple-schemas.ts'
 import {
   credentialOf,
@@ -24,6 +23,7 @@ import { paramsFirst } from '../http/params-first.ts'
 import { answerOf } from '../http/refusal.ts'
 import { scriptPage } from '../http/script-page.ts'
 import { SECURITY } from '../openapi.ts'
+import { CHAT_ERRORS } from '../wallet-session/chat-errors.ts'
 import { claimInvite } from './claim.ts'
 import { claimPage } from './claim-page.ts'
 import { giveIntroConsent } from './consent.ts'

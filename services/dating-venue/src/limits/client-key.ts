@@ -1,9 +1,9 @@
 import { type AppEnv, bearerToken, credentialKey, matchedRoute } from '@agents/service-kit'
 import type { Context } from 'hono'
 import { getCookie } from 'hono/cookie'
-import { CHAT_COOKIE } from '../chat/chat-session.ts'
 import { OPERATOR_COOKIE } from '../console/operator-session.ts'
 import { VENUE_CREDENTIAL_HEADER } from '../credentials/actor-middleware.ts'
+import { CHAT_COOKIE } from '../wallet-session/wallet-session.ts'
 import { type Presented, routeLimitOf } from './route-limits.ts'
 
 const presented = (c: Context, kind: Presented): string | undefined => {

@@ -1,0 +1,103 @@
+import { type App, errors, json, jsonRoute, SafeText } from '@agents/service-kit'
+import { createRoute, z } from '@hono/zod-openapi'
+import type { MiddlewareHandler } from 'hono'
+import { getCookie } from 'hono/cookie'
+import { clientKeyOf } from '../budget/client-key.ts'
+import { credentialOf, requireCredential } from '../credentials/actor-middleware.ts'
+import type { VenueDeps } from '../deps.ts'
+import { PaymentChallenge } from '../orders/payment-answers.ts'
+import { CHAT_COOKIE, chatWalletOf, requireChatWallet } from '../wallet-session/wallet-session.ts'
+import { ASK_PATH, askAsAgent, askAsHuman } from './ask.ts'
+import { ChatDraft } from './matchmaker-schemas.ts'
+
+const AskBody = z
+  .object({ message: SafeText.trim().min(1).max(2000) })
+  .strict()
+  .openapi('ChatAsk')
+
+const Answer = z
+  .object({
+    ok: z.literal(true),
+    answer: z.string().optional(),
+    withheld: z
+      .string()
+      .optional()
+      .openapi({ description: 'why the message or the answer was withheld (counted as used)' }),
+    paidWith: z.enum(['free message', 'credits', 'payment', 'interview (free)']),
+    draft: ChatDraft.optional(),
+    freeLeft: z.number().int().optional(),
+    credits: z.number().int().optional(),
+    orderId: z.string().optional(),
+  })
+  .openapi('ChatAnswer')
+
+const asked = new WeakSet<object>()
+
+/** Either a human's chat session or a venue credential. */
+const ASK_SECURITY: Array<Record<string, string[]>> = [{ chatSession: [] }, { credential: [] }]
+
+/** A chat session (a human) when the cookie is there, else a venue credential (an agent, paying). */
+const resolveAsker = (deps: VenueDeps): MiddlewareHandler => {
+  const human = requireChatWallet(deps, { adult: true })
+  const agent = requireCredential(deps, 'asking the matchmaker')
+  return async function askerResolved(c, next) {
+    if (getCookie(c, CHAT_COOKIE) !== undefined) {
+      asked.add(c)
+      return human(c, next)
+    }
+    return agent(c, next)
+  }
+}
+
+/** Asking the matchmaker: humans on the chat page and agents (paid). */
+export const registerChatAskRoutes = (app: App, deps: VenueDeps) => {
+  jsonRoute(
+    app,
+    createRoute({
+      method: 'post',
+      path: ASK_PATH,
+      summary:
+        'One answer of the matchmaker (humans: free messages, then credits, then 0.10 USDC; agents: agent_ask 0.10 USDC)',
+      description:
+        "A signed-in adult (chat session cookie) spends today's free messages (by studio token holding), then credits (3 a message), then pays. An agent (venue credential) pays every answer. Messages and answers pass the safety check; a withheld one counts as used; one the venue failed to answer does not.",
+      security: ASK_SECURITY,
+      request: { body: json(AskBody, 'the message') },
+      responses: {
+        200: json(Answer, 'the answer, or why it was withheld'),
+        402: json(PaymentChallenge, 'payment required, or `payment not verified` with the reason'),
+        422: json(
+          z.object({ error: z.string(), reason: z.string() }),
+          'a message to pay for that the safety check withholds: refused, nothing charged',
+        ),
+        502: json(
+          z.object({ error: z.string(), orderId: z.string(), credited: z.number().int() }),
+          'paid, but the matchmaker could not answer: credited',
+        ),
+        ...errors({
+          400: 'invalid message',
+          401: 'sign in with your wallet first, or credential required',
+          403: 'attest that you are 18 or older first; cross-site request refused; credential not recognised',
+          415: 'not JSON',
+          503: 'the matchmaker could not answer (nothing counted), the outbound budget is spent (Retry-After; nothing counted or charged), or payment outcome unknown',
+        }),
+      },
+    }),
+    async (c, body) => {
+      if (asked.has(c)) {
+        const { wallet } = chatWalletOf(c)
+        const outcome = await askAsHuman(deps, {
+          wallet,
+          message: body.message,
+          request: c.req.raw,
+          client: clientKeyOf(c, deps),
+        })
+        if (outcome.kind === 'paid') return outcome.response
+        return c.json(outcome.body, outcome.status)
+      }
+      const actor = credentialOf(c)
+      const endpointId = actor.kind === 'agent' ? actor.endpoint.id : -actor.owner.id
+      return askAsAgent(deps, { endpointId, message: body.message, request: c.req.raw })
+    },
+    { validationMessage: 'invalid message', middleware: [resolveAsker(deps)] },
+  )
+}
