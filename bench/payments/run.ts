@@ -1,4 +1,4 @@
-// Payments benchmark: paid requests through sellOnce (the payment ledger on
+// Payments benchmark: paid requests through sell + saleResponse (the payment ledger on
 // PGlite, and on PostgreSQL when DATABASE_URL or TEST_DATABASE_URL is set) on
 // the devnet, interleaved round by round with the facilitator's own verify +
 // settle measured directly. Our overhead is the difference of the medians, as
@@ -8,13 +8,15 @@ import {
   createPaymentLedger,
   createSettlementReader,
   type PaymentsDeps,
-  sellOnce,
+  saleResponse,
+  sell,
 } from '@agents/payments'
 import {
   countDeliveries,
   devnetBaseRail,
   openTestShopDatabase,
   paymentSignatureHeader,
+  testAnswer,
   testProduct,
 } from '@agents/payments/testing'
 import { createTestDatabase } from '@agents/service-kit/db'
@@ -46,7 +48,7 @@ type Backend = {
   url: string
   times: Map<string, number[]>
   paid: number[]
-  /** sellOnce alone, inside the route: the rest of `paid` is HTTP and Hono. */
+  /** The sale and its response alone, inside the route: the rest of `paid` is HTTP and Hono. */
   handler: number[]
   countDelivered: () => Promise<number>
   close: () => Promise<void>
@@ -66,13 +68,14 @@ const startBackend = async (name: string, databaseUrl?: string): Promise<Backend
   const app = new Hono()
   app.post('/paid/:n', async (c) => {
     const started = performance.now()
-    const response = await sellOnce(deps, c.req.raw, {
+    const outcome = await sell(deps, c.req.raw, {
       price: { amount: 1_000n },
       resource: { url: c.req.path, description: 'bench item' },
       product,
       order: { item: `bench ${c.req.param('n')}` },
       requestKey: `bench:${c.req.param('n')}`,
     })
+    const response = await saleResponse(outcome, { answer: testAnswer })
     handler.push(performance.now() - started)
     return response
   })
@@ -144,7 +147,7 @@ const runPhase = async (title: string, count: number, { profile = false } = {}) 
     const overhead = median(backend.paid) - median(direct)
     console.log(`\n## ledger on ${backend.name}`)
     console.log(
-      `paid request through sellOnce: median ${ms(median(backend.paid))}   p90 ${ms(percentile(backend.paid, 90))}`,
+      `paid request through sell: median ${ms(median(backend.paid))}   p90 ${ms(percentile(backend.paid, 90))}`,
     )
     console.log(
       `our overhead: ${ms(overhead)} at the median = ${((overhead / median(direct)) * 100).toFixed(1)} % of the facilitator's verify + settle (target <= 5 %)`,
@@ -156,7 +159,7 @@ const runPhase = async (title: string, count: number, { profile = false } = {}) 
     const ledger = [...backend.times.values()].reduce((sum, values) => sum + median(values), 0)
     console.log(`ledger calls, median each: ${calls.join(', ')} (sum ${ms(ledger)})`)
     console.log(
-      `where the overhead goes (medians): ledger ${ms(ledger)}, HTTP + Hono ${ms(median(backend.paid) - median(backend.handler))}, rest of sellOnce ${ms(median(backend.handler) - ledger - median(direct))}`,
+      `where the overhead goes (medians): ledger ${ms(ledger)}, HTTP + Hono ${ms(median(backend.paid) - median(backend.handler))}, rest of the sale ${ms(median(backend.handler) - ledger - median(direct))}`,
     )
     const statements = backend.name.startsWith('PGlite') ? queries?.pglite : queries?.pg
     for (const [label, values] of statements ?? []) {

@@ -27,3 +27,11 @@ export class PaymentsConfigError extends Error {
     super(`invalid payment settings:\n  ${problems.join('\n  ')}`)
   }
 }
+
+/** Thrown at start-up when a service's paid items contradict each other (two products for one kind). */
+export class PaidItemsError extends Error {
+  override readonly name = 'PaidItemsError'
+  constructor(readonly problems: string[]) {
+    super(`invalid paid items:\n  ${problems.join('\n  ')}`)
+  }
+}

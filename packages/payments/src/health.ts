@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { PaymentsDeps } from './sell-once.ts'
+import type { PaymentsDeps } from './payments-deps.ts'
 
 /** The `payments` part of a service's `/health`, for its OpenAPI document. */
 export const PaymentsHealthSchema = z.object({

@@ -13,7 +13,7 @@ export {
   paymentChallenge,
 } from './challenge.ts'
 export { checkPaymentSettings, type PaymentSettings } from './check-settings.ts'
-export { PaymentReason, PaymentsConfigError } from './errors.ts'
+export { PaidItemsError, PaymentReason, PaymentsConfigError } from './errors.ts'
 export {
   type FacilitatorSettings,
   facilitatorSettle,
@@ -32,7 +32,6 @@ export {
 } from './headers.ts'
 export { type PaymentsHealth, PaymentsHealthSchema, paymentsHealth } from './health.ts'
 export {
-  type AtOnce,
   createPaymentLedger,
   type LedgerDatabase,
   type LedgerEntry,
@@ -46,26 +45,45 @@ export {
   paymentLedger,
 } from './ledger/ledger-table.ts'
 export {
+  type LegacyProduct,
+  type LegacyProduct as Product,
+  type LegacySellParameters,
+  sellOnce,
+} from './legacy-sell-once.ts'
+export {
   createMppAdapter,
   type MppAdapter,
   type MppAttempt,
   type MppModes,
   type MppSettings,
 } from './mpp/create-mpp-adapter.ts'
-export { PaymentsEnv, paymentsFromEnv } from './payments-from-env.ts'
-export { type ReconcileResult, reconcilePayments, startReconciler } from './reconcile.ts'
 export {
-  type AnyProduct,
-  type PaymentsDeps,
-  type PaymentsLogger,
-  type Product,
-  receiptHeader,
-  type SaleTerms,
-  type SellParameters,
-  sellOnce,
-  verifyAhead,
-} from './sell-once.ts'
+  type AnyPaidItem,
+  definePaidItem,
+  type PaidItem,
+  type PaidItemDefinition,
+  type PaidItemDeps,
+} from './paid-item/define-paid-item.ts'
+export { kindsWithoutItem, productsOf } from './paid-item/products-of.ts'
+export { type SaleTermsOverrides, saleTermsOf } from './paid-item/sale-terms-of.ts'
+export { type SellItemParameters, sellItem } from './paid-item/sell-item.ts'
+export type { PaymentsDeps, PaymentsLogger } from './payments-deps.ts'
+export { PaymentsEnv, paymentsFromEnv } from './payments-from-env.ts'
+export type { ProductRefusal } from './product-refusal.ts'
+export { receiptFromChain, receiptHeader } from './receipts.ts'
+export { type ReconcileResult, reconcilePayments, startReconciler } from './reconcile.ts'
+export type { PaymentRefusal, SaleOutcome } from './sale-outcome.ts'
+export type {
+  AnyProduct,
+  ReconciledProduct,
+  SaleProduct,
+  SaleTerms,
+  SellParameters,
+} from './sale-product.ts'
+export { type SaleAnswer, type SaleResponseOptions, saleResponse } from './sale-response.ts'
+export { sell } from './sell.ts'
 export type { Network, PaymentReceipt, Price, Resource, X402Rail } from './types.ts'
+export { verifyAhead } from './verify-ahead.ts'
 export {
   PaymentRequiredSchema,
   RequirementV1Schema,

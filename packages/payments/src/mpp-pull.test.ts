@@ -6,10 +6,17 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createSettlementReader } from './chain/settlement-reader.ts'
 import { createPaymentLedger, type LedgerDatabase } from './ledger/ledger.ts'
 import { createMppAdapter } from './mpp/create-mpp-adapter.ts'
-import { type PaymentsDeps, sellOnce } from './sell-once.ts'
+import type { PaymentsDeps } from './payments-deps.ts'
+import { saleResponse } from './sale-response.ts'
+import { sell } from './sell.ts'
 import { devnetBaseRail } from './testing/devnet-rail.ts'
 import { paymentSignatureHeader } from './testing/sign-authorization.ts'
-import { countDeliveries, openTestShopDatabase, testProduct } from './testing/test-shop.ts'
+import {
+  countDeliveries,
+  openTestShopDatabase,
+  testAnswer,
+  testProduct,
+} from './testing/test-shop.ts'
 
 // Pull mode chosen per route on the real Tempo devnet: the server broadcasts the
 // payer-signed transfer, and the route may refuse the paying wallet before anything moves.
@@ -53,7 +60,7 @@ beforeAll(async () => {
   app.post('/mine', async (c) => {
     const { item } = (await c.req.json()) as { item: string }
     const wallet = c.req.header('x-wallet') ?? ''
-    return sellOnce(deps, c.req.raw, {
+    const outcome = await sell(deps, c.req.raw, {
       price: { amount: 200_000n },
       resource: { url: '/mine', description: 'pull only' },
       product: testProduct('pull_item'),
@@ -63,17 +70,21 @@ beforeAll(async () => {
       payer: (payer) =>
         payer.toLowerCase() === wallet.toLowerCase()
           ? undefined
-          : Response.json({ error: 'not your wallet' }, { status: 403 }),
+          : { status: 403, body: { error: 'not your wallet' } },
     })
+    return saleResponse(outcome, { answer: testAnswer })
   })
   app.post('/push', async (c) =>
-    sellOnce(deps, c.req.raw, {
-      price: { amount: 200_000n },
-      resource: { url: '/push', description: 'push' },
-      product: testProduct('push_item'),
-      order: { item: 'push' },
-      requestKey: 'push',
-    }),
+    saleResponse(
+      await sell(deps, c.req.raw, {
+        price: { amount: 200_000n },
+        resource: { url: '/push', description: 'push' },
+        product: testProduct('push_item'),
+        order: { item: 'push' },
+        requestKey: 'push',
+      }),
+      { answer: testAnswer },
+    ),
   )
   ;({ url, close: closeServer } = await serveLocal(app.fetch))
 }, 60_000)

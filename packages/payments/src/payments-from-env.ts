@@ -6,7 +6,7 @@ import { checkPaymentSettings } from './check-settings.ts'
 import { PaymentsConfigError } from './errors.ts'
 import { createPaymentLedger, type LedgerDatabase } from './ledger/ledger.ts'
 import { createMppAdapter } from './mpp/create-mpp-adapter.ts'
-import type { PaymentsDeps, PaymentsLogger } from './sell-once.ts'
+import type { PaymentsDeps, PaymentsLogger } from './payments-deps.ts'
 import type { X402Rail } from './types.ts'
 import { createFeePayerSource } from './x402/solana-fee-payer.ts'
 

@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { type Devnet, serveLocal, startDevnet } from '@agents/devnet'
 import { testBackends } from '@agents/service-kit/db'
-import { type SQL, sql } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { createSettlementReader } from './chain/settlement-reader.ts'
@@ -14,8 +13,9 @@ import {
   type LedgerEntry,
   type PaymentLedger,
 } from './ledger/ledger.ts'
+import type { PaymentsDeps } from './payments-deps.ts'
 import { reconcilePayments } from './reconcile.ts'
-import type { PaymentsDeps, Product } from './sell-once.ts'
+import type { SaleProduct } from './sale-product.ts'
 import { devnetBaseRail } from './testing/devnet-rail.ts'
 import { sellTestItem, testItemRequestKey } from './testing/sell-test-item.ts'
 import { paymentSignatureHeader } from './testing/sign-authorization.ts'
@@ -91,7 +91,7 @@ describe.each(testBackends(process.env.TEST_DATABASE_URL))('on $name', ({ open }
   let deps: PaymentsDeps & { ledger: PaymentLedger }
   let failDeliveries = false
   const released: Array<{ order: TestOrder; reference: string }> = []
-  const product: Product<TestOrder, TestFulfilment> = {
+  const product: SaleProduct<TestOrder, TestFulfilment> = {
     ...testProduct('reconciled_item', { fail: () => failDeliveries }),
     release: async (_tx, order, reference) => {
       released.push({ order, reference })
@@ -178,88 +178,6 @@ describe.each(testBackends(process.env.TEST_DATABASE_URL))('on $name', ({ open }
       const claim = await deps.ledger.claim(entry, { leaseSeconds: 5 })
       expect(claim).toMatchObject({ kind: 'existing', row: { state: 'settled', receipt } })
       await deps.ledger.deliver(entry.reference, async () => ({ test: 'over' }))
-    })
-  })
-
-  describe('deliveries at once', () => {
-    const receiptOf = (entry: LedgerEntry): PaymentReceipt => ({
-      rail: 'x402',
-      version: 2,
-      network: entry.network,
-      payer: entry.payer,
-      amount: PRICE.toString(),
-      transaction: `0x${'cd'.repeat(32)}`,
-      reference: entry.reference,
-    })
-    /** One `test_deliveries` row, written only if the ledger's update in the same statement was. */
-    const goods = (item: string, reference: string) => (paid: SQL) =>
-      sql`delivered as (insert into test_deliveries (item, reference) select ${item}, ${reference} from ${paid})`
-
-    test('behavior: the settlement, the fulfilment and the goods in one statement; of racing deliveries one writes, the others write nothing', async () => {
-      const entry = entryOf(deps, await sign(), 'at once', 'ledger_only')
-      await deps.ledger.claim(entry, { leaseSeconds: 5, state: 'settling' })
-      const receipt = receiptOf(entry)
-      const delivered = await Promise.all(
-        Array.from({ length: 5 }, (_, index) =>
-          deps.ledger.deliverAtOnce(entry.reference, receipt, {
-            fulfilment: { by: index },
-            writes: goods('at once', entry.reference),
-          }),
-        ),
-      )
-      expect(delivered.filter(Boolean)).toHaveLength(1)
-      expect(await countDeliveries(db, 'at once')).toBe(1)
-      const row = await deps.ledger.get(entry.reference)
-      expect(row).toMatchObject({
-        state: 'settled',
-        receipt,
-        order: null,
-        fulfilment: { by: delivered.indexOf(true) },
-        leaseUntil: null,
-      })
-      expect(row?.settledAt).toBeInstanceOf(Date)
-      expect(row?.fulfilledAt).toBeInstanceOf(Date)
-      // Delivered: the ordinary delivery answers with the same fulfilment and writes nothing.
-      const again = await deps.ledger.deliver(entry.reference, async () => {
-        throw new Error('delivered twice')
-      })
-      expect(again.fulfilment).toEqual(row?.fulfilment)
-    })
-
-    test('behavior: a row settled by someone else is not delivered at once (nothing written); a failed statement still records the settlement', async () => {
-      const settledElsewhere = entryOf(deps, await sign(), 'settled elsewhere', 'ledger_only')
-      await deps.ledger.claim(settledElsewhere, { leaseSeconds: 5, state: 'settling' })
-      await deps.ledger.markSettled(settledElsewhere.reference, receiptOf(settledElsewhere))
-      expect(
-        await deps.ledger.deliverAtOnce(settledElsewhere.reference, receiptOf(settledElsewhere), {
-          fulfilment: { by: 'at once' },
-          writes: goods('settled elsewhere', settledElsewhere.reference),
-        }),
-      ).toBe(false)
-      expect(await countDeliveries(db, 'settled elsewhere')).toBe(0)
-      expect(await deps.ledger.get(settledElsewhere.reference)).toMatchObject({
-        state: 'settled',
-        fulfilment: null,
-      })
-      await deps.ledger.deliver(settledElsewhere.reference, async () => ({ test: 'over' }))
-
-      const failing = entryOf(deps, await sign(), 'failing at once', 'ledger_only')
-      await deps.ledger.claim(failing, { leaseSeconds: 5, state: 'settling' })
-      await expect(
-        deps.ledger.deliverAtOnce(failing.reference, receiptOf(failing), {
-          fulfilment: { by: 'at once' },
-          writes: (paid) =>
-            sql`${goods('failing at once', failing.reference)(paid)}, broken as (insert into no_such_table select 1 from ${paid})`,
-        }),
-      ).rejects.toThrow()
-      expect(await countDeliveries(db, 'failing at once')).toBe(0)
-      expect(await deps.ledger.get(failing.reference)).toMatchObject({
-        state: 'settled',
-        receipt: receiptOf(failing),
-        fulfilment: null,
-        fulfilledAt: null,
-      })
-      await deps.ledger.deliver(failing.reference, async () => ({ test: 'over' }))
     })
   })
 

@@ -1,6 +1,8 @@
 import type { LedgerTx } from './ledger/ledger.ts'
 import type { LedgerRow } from './ledger/ledger-table.ts'
-import { type AnyProduct, type PaymentsDeps, receiptFromChain } from './sell-once.ts'
+import type { PaymentsDeps } from './payments-deps.ts'
+import { receiptFromChain } from './receipts.ts'
+import type { ReconciledProduct } from './sale-product.ts'
 import type { PaymentReceipt } from './types.ts'
 
 export type ReconcileResult = {
@@ -22,7 +24,7 @@ export type ReconcileResult = {
  */
 export const reconcilePayments = async (
   deps: PaymentsDeps,
-  products: readonly AnyProduct[],
+  products: readonly ReconciledProduct[],
   { limit = 100 } = {},
 ): Promise<ReconcileResult> => {
   const byKind = new Map(products.map((product) => [product.kind, product]))
@@ -47,7 +49,7 @@ export const reconcilePayments = async (
 
 const reconcileRow = async (
   deps: PaymentsDeps,
-  product: AnyProduct,
+  product: ReconciledProduct,
   row: LedgerRow,
 ): Promise<'delivered' | 'failed' | 'open'> => {
   const { ledger } = deps
@@ -78,7 +80,7 @@ const reconcileRow = async (
   return 'open'
 }
 
-const deliver = (deps: PaymentsDeps, product: AnyProduct, reference: string) =>
+const deliver = (deps: PaymentsDeps, product: ReconciledProduct, reference: string) =>
   deps.ledger.deliver(reference, (tx, row) =>
     product.fulfil(tx, row.order, row.receipt as PaymentReceipt),
   )
@@ -89,7 +91,7 @@ const deliver = (deps: PaymentsDeps, product: AnyProduct, reference: string) =>
  */
 export const startReconciler = (
   deps: PaymentsDeps,
-  products: readonly AnyProduct[],
+  products: readonly ReconciledProduct[],
   {
     intervalMs,
     exclusive,

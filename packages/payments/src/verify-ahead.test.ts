@@ -6,11 +6,12 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createSettlementReader } from './chain/settlement-reader.ts'
 import { decodeBase64Json } from './headers.ts'
 import { createPaymentLedger, type LedgerDatabase } from './ledger/ledger.ts'
-import { type PaymentsDeps, verifyAhead } from './sell-once.ts'
+import type { PaymentsDeps } from './payments-deps.ts'
 import { devnetBaseRail } from './testing/devnet-rail.ts'
 import { sellTestItem } from './testing/sell-test-item.ts'
 import { paymentSignatureHeader } from './testing/sign-authorization.ts'
 import { countDeliveries, openTestShopDatabase } from './testing/test-shop.ts'
+import { verifyAhead } from './verify-ahead.ts'
 import type { RequirementV2 } from './x402/requirements.ts'
 
 // `verifyAhead`: the facilitator verifies while the route runs its own

@@ -1,6 +1,7 @@
 import { type AnyTransaction, rowsOf } from '@agents/service-kit/db'
-import { and, eq, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import type { ProductRefusal } from '../product-refusal.ts'
 import type { PaymentReceipt } from '../types.ts'
 import { type LedgerRow, type LedgerState, paymentLedger } from './ledger-table.ts'
 
@@ -22,14 +23,6 @@ export type LedgerEntry = {
   order: unknown
 }
 
-/**
- * A delivery known without reading the database: what is kept and answers
- * every retry, and the goods as data-modifying CTEs (`name as (...)`, comma
- * separated) that each select from `paid`, so they write only when the
- * ledger's update did (see `deliverAtOnce`).
- */
-export type AtOnce<fulfilment> = { fulfilment: fulfilment; writes: (paid: SQL) => SQL }
-
 export type ClaimResult =
   /**
    * `settleAttempts`: settle calls ever sent for this reference, this
@@ -37,16 +30,12 @@ export type ClaimResult =
    * `failed` one was claimed again).
    */
   | { kind: 'new'; settleAttempts: number; afresh: boolean }
-  | { kind: 'refused'; response: Response }
+  | { kind: 'refused'; refusal: ProductRefusal }
   | { kind: 'existing'; row: LedgerRow }
 
 const PENDING: LedgerState[] = ['claimed', 'settling', 'unknown']
 // Money proven moved is recorded whatever the row said before (even `failed`).
 const SETTLEABLE: LedgerState[] = [...PENDING, 'failed']
-const SETTLEABLE_LIST = sql.join(
-  SETTLEABLE.map((state) => sql`${state}`),
-  sql`, `,
-)
 // Milliseconds, as a JS Date holds them: a row read back compares equal in `unchanged`.
 const touched = sql`date_trunc('milliseconds', now())`
 const lease = (seconds: number) => sql`now() + make_interval(secs => ${seconds})`
@@ -59,9 +48,6 @@ const unchanged = (expected: LedgerRow | undefined) =>
 
 /** A jsonb parameter as drizzle writes one: SQL NULL for nothing, else the JSON text. */
 const jsonb = (value: unknown) => sql`${value == null ? null : JSON.stringify(value)}::jsonb`
-
-// A failed payment presented again whose goods were taken: failed again, before any settle call.
-const NOT_HELD = 'presented again: what it pays for is taken; refused before it settled'
 
 /**
  * The claim's insert: a new row, or a failed reference (nothing moved) taken
@@ -88,7 +74,7 @@ const claimStatement = (entry: LedgerEntry, state: 'claimed' | 'settling', lease
     returning settle_attempts as "settleAttempts", (xmax = 0) as afresh`
 
 class Refused extends Error {
-  constructor(readonly response: Response) {
+  constructor(readonly refusal: ProductRefusal) {
     super('refused')
   }
 }
@@ -162,13 +148,10 @@ export const createPaymentLedger = (db: LedgerDatabase) => {
       {
         leaseSeconds,
         hold,
-        holdAtOnce,
         state = 'claimed',
       }: {
         leaseSeconds: number
-        hold?: ((tx: LedgerTx) => Promise<Response | undefined>) | undefined
-        /** `hold` as one CTE body beside the claim (see `Product.holdAtOnce`); `settling` claims only. */
-        holdAtOnce?: ((claimed: SQL) => SQL) | undefined
+        hold?: ((tx: LedgerTx) => Promise<ProductRefusal | undefined>) | undefined
         state?: 'claimed' | 'settling'
       },
     ): Promise<ClaimResult> => {
@@ -187,22 +170,6 @@ export const createPaymentLedger = (db: LedgerDatabase) => {
       }
       // Without a hold the claim is one statement: no transaction to open and commit.
       if (!hold) return write(db)
-      if (holdAtOnce && state === 'settling') {
-        // The claim and the hold as one statement: the common case (a new
-        // payment, the goods free) costs one round trip instead of a
-        // transaction's four. A claim that could not hold is taken back at
-        // once, before anything settles; then, as for a payment already in
-        // the ledger (nothing written), the transaction below decides.
-        const [row] = rowsOf<{ settleAttempts: number; afresh: boolean; held: boolean }>(
-          await db.execute(
-            sql`with claimed as (${insert}), held as (${holdAtOnce(sql.raw('claimed'))})
-              select "settleAttempts", afresh, exists (select 1 from held) as held from claimed`,
-          ),
-        )
-        if (row?.held)
-          return { kind: 'new', settleAttempts: row.settleAttempts, afresh: row.afresh }
-        if (row) await withdraw(entry.reference, row, NOT_HELD)
-      }
       try {
         return await db.transaction(async (tx) => {
           const claimed = await write(tx)
@@ -212,7 +179,7 @@ export const createPaymentLedger = (db: LedgerDatabase) => {
           return claimed
         })
       } catch (error) {
-        if (error instanceof Refused) return { kind: 'refused', response: error.response }
+        if (error instanceof Refused) return { kind: 'refused', refusal: error.refusal }
         throw error
       }
     },
@@ -340,39 +307,6 @@ export const createPaymentLedger = (db: LedgerDatabase) => {
       } catch (error) {
         // The money moved whatever happened to the delivery: keep that, if the database lets us.
         if (settled) await markSettled(reference, settled).catch(() => {})
-        throw error
-      }
-    },
-
-    /**
-     * Records a fresh settlement and delivers its goods in one statement (one
-     * round trip instead of a transaction's six): the ledger's row is updated
-     * only if it is still pending or failed and undelivered, and `writes`, the
-     * goods as data-modifying CTEs that each select from `paid`, write only
-     * when that update did. False when the row was not this delivery's to
-     * make (delivered or settled by another): nothing was written, and
-     * `deliver` finds out what to answer. If the statement fails, the
-     * settlement is still recorded on its own.
-     */
-    deliverAtOnce: async (
-      reference: string,
-      settled: PaymentReceipt,
-      { fulfilment, writes }: AtOnce<unknown>,
-    ): Promise<boolean> => {
-      // As SQL, not the query builder: this is built after the money moved, before the answer.
-      const paid = sql`update payment_ledger set state = 'settled',
-          receipt = ${jsonb(settled)}, payer = ${settled.payer}, lease_until = null,
-          settled_at = now(), fulfilment = ${jsonb(fulfilment)}, fulfilled_at = now(),
-          "order" = null, updated_at = ${touched}
-        where reference = ${reference} and state in (${SETTLEABLE_LIST}) and fulfilled_at is null
-        returning reference`
-      try {
-        const result = await db.execute(
-          sql`with paid as (${paid}), ${writes(sql.raw('paid'))} select reference from paid`,
-        )
-        return rowsOf(result).length === 1
-      } catch (error) {
-        await markSettled(reference, settled).catch(() => {})
         throw error
       }
     },

@@ -23,7 +23,7 @@ export type MppSettings = {
    * Default push: the payer broadcasts and sends the hash. Pull makes this
    * server broadcast the payer-signed transaction (the payer still pays the
    * fee: no fee payer, no key here). A route may choose its own (`mppModes`
-   * of `sellOnce`).
+   * of `sell`).
    */
   modes?: MppModes
 }

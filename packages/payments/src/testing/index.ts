@@ -22,6 +22,13 @@ export {
   sumBalances,
   throughProxy,
 } from './paid-route-harness.ts'
+export {
+  type SellTestItemParameters,
+  sellTestItem,
+  TEST_ITEM,
+  testItem,
+  testItemRequestKey,
+} from './sell-test-item.ts'
 export { paymentSignatureHeader, signAuthorization, xPaymentHeader } from './sign-authorization.ts'
 export { freePort, type SpawnedService, spawnService } from './spawn-service.ts'
 export {
@@ -30,6 +37,7 @@ export {
   openTestShopDatabase,
   type TestFulfilment,
   type TestOrder,
+  testAnswer,
   testProduct,
 } from './test-shop.ts'
 export { UNUSED_PAYMENTS_ENV } from './unused-payments-env.ts'

@@ -1,13 +1,43 @@
-import { type PaymentsDeps, type Product, sellOnce } from '../sell-once.ts'
+import { definePaidItem } from '../paid-item/define-paid-item.ts'
+import { sellItem } from '../paid-item/sell-item.ts'
+import type { PaymentsDeps } from '../payments-deps.ts'
+import type { SaleProduct } from '../sale-product.ts'
+import { saleResponse } from '../sale-response.ts'
 import type { Price } from '../types.ts'
-import { type TestFulfilment, type TestOrder, testProduct } from './test-shop.ts'
+import { type TestFulfilment, type TestOrder, testAnswer, testProduct } from './test-shop.ts'
+
+/**
+ * The test shop's paid item, declared as a service declares its own: one
+ * `test_deliveries` row per payment, priced by each route that sells it.
+ * `product` and `body` make a variant (another kind, a failing delivery, the
+ * legacy v1 402).
+ */
+export const testItem = ({
+  product = testProduct(),
+  body = 'minimal',
+}: {
+  product?: SaleProduct<TestOrder, TestFulfilment>
+  body?: 'legacy-v1' | 'minimal'
+} = {}) =>
+  definePaidItem({
+    kind: product.kind,
+    method: 'post',
+    path: '/report',
+    body,
+    what: 'one test delivery row',
+    description: 'a test item',
+    product: (_deps: { payments: PaymentsDeps }) => product,
+  })
+
+/** The package's reference item (`test_item`). */
+export const TEST_ITEM = testItem()
 
 export type SellTestItemParameters = {
   price: Price
   description: string
-  /** The 402 body, as `sellOnce` takes it. */
+  /** The 402 body, as `sell` takes it. */
   body?: 'legacy-v1' | 'minimal'
-  product?: Product<TestOrder, TestFulfilment>
+  product?: SaleProduct<TestOrder, TestFulfilment>
 }
 
 /**
@@ -19,7 +49,7 @@ export const testItemRequestKey = (path: string, item: string) => `${path}#${ite
 /**
  * What a paid route of a service does, reduced to the test shop: the JSON body's
  * `item` (or, without one, the path) is what is bought, one delivery row per
- * payment through `sellOnce`.
+ * payment through `sellItem`, answered by `saleResponse`.
  *
  * @example
  * app.post('/report', (c) => sellTestItem(deps, c.req.raw, { price, description: 'report' }))
@@ -27,7 +57,7 @@ export const testItemRequestKey = (path: string, item: string) => `${path}#${ite
 export const sellTestItem = async (
   deps: PaymentsDeps,
   request: Request,
-  { price, description, body, product = testProduct() }: SellTestItemParameters,
+  { price, description, body, product }: SellTestItemParameters,
 ): Promise<Response> => {
   const path = new URL(request.url).pathname
   const sent = (await request
@@ -35,12 +65,15 @@ export const sellTestItem = async (
     .json()
     .catch(() => undefined)) as { item?: unknown } | undefined
   const item = typeof sent?.item === 'string' ? sent.item : path
-  return sellOnce(deps, request, {
+  const paidItem =
+    product || body
+      ? testItem({ ...(product ? { product } : {}), ...(body ? { body } : {}) })
+      : TEST_ITEM
+  const outcome = await sellItem({ payments: deps }, request, paidItem, {
     price,
     resource: { url: path, description },
-    ...(body ? { body } : {}),
-    product,
     order: { item },
     requestKey: testItemRequestKey(path, item),
   })
+  return saleResponse(outcome, { answer: testAnswer })
 }

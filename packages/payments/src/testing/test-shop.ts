@@ -5,7 +5,9 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import pg from 'pg'
 import type { LedgerDatabase } from '../ledger/ledger.ts'
-import type { Product } from '../sell-once.ts'
+import type { SaleProduct } from '../sale-product.ts'
+import type { SaleAnswer } from '../sale-response.ts'
+import type { PaymentReceipt } from '../types.ts'
 
 /**
  * The ledger's DDL, as the services' drizzle migrations create it: for
@@ -70,7 +72,7 @@ export type TestFulfilment = { deliveryId: number; item: string }
 export const testProduct = (
   kind = 'test_item',
   { fail }: { fail?: () => boolean } = {},
-): Product<TestOrder, TestFulfilment> => ({
+): SaleProduct<TestOrder, TestFulfilment> => ({
   kind,
   fulfil: async (tx, { item }, receipt) => {
     if (fail?.()) throw new Error('delivery failed (test switch)')
@@ -80,8 +82,12 @@ export const testProduct = (
     const [row] = rowsOf<{ id: number }>(result)
     return { deliveryId: row!.id, item }
   },
-  answer: (fulfilment, receipt) =>
-    Response.json({ ...fulfilment, payer: receipt.payer, amount: receipt.amount }),
+})
+
+/** How the test shop's routes answer a delivery: the row, who paid and how much. */
+export const testAnswer = (fulfilment: TestFulfilment, receipt: PaymentReceipt): SaleAnswer => ({
+  status: 200,
+  body: { ...fulfilment, payer: receipt.payer, amount: receipt.amount },
 })
 
 /** How many deliveries the test shop made (of `item`, or in all). */

@@ -1,5 +1,5 @@
 import type { FacilitatorSettings } from '../facilitator-client.ts'
-import type { PaymentsLogger } from '../sell-once.ts'
+import type { PaymentsLogger } from '../payments-deps.ts'
 
 const SOLANA_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/
 

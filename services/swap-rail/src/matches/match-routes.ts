@@ -1,9 +1,10 @@
+import { saleResponse } from '@agents/payments'
 import { ApiError, type App, document, errors, freeRead, json } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import type { SwapDeps } from '../deps.ts'
 import { IdParam, idOr404 } from '../row-ids.ts'
 import { MatchView } from './match-schemas.ts'
-import { getMatch, matchView, payMatch } from './matches.ts'
+import { getMatch, matchAnswer, matchView, payMatch } from './matches.ts'
 
 export const registerMatchRoutes = (app: App, deps: SwapDeps) => {
   const getPath = document(app, {
@@ -52,7 +53,7 @@ export const registerMatchRoutes = (app: App, deps: SwapDeps) => {
   })
   app.post(payPathPattern, async (c) => {
     const outcome = await payMatch(deps, c.req.raw, idOr404(c.req.param('id'), 'match'))
-    if ('response' in outcome) return outcome.response
+    if ('outcome' in outcome) return saleResponse(outcome.outcome, { answer: matchAnswer(deps) })
     return c.json(outcome.body, outcome.status)
   })
 }

@@ -2,19 +2,21 @@ import {
   carriesPayment,
   decodeBase64Json,
   PAYMENT_REQUIRED_HEADER,
+  type PaymentReceipt,
   PaymentRequiredSchema,
-  type Product,
   paymentChallenge,
-  sellOnce,
+  type SaleAnswer,
+  type SaleOutcome,
+  sellItem,
   WWW_AUTHENTICATE_HEADER,
 } from '@agents/payments'
-import { rowsOf } from '@agents/service-kit/db'
-import { and, eq, sql } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import type { Address } from 'viem'
 import { type MatchRow, matches, type OfferRow, offers } from '../db/schema.ts'
 import type { SwapDeps } from '../deps.ts'
 import type { Grant } from '../grants/grant-signer.ts'
 import { formatUsd } from '../money.ts'
+import { type MatchFulfilment, matchItem } from './match-item.ts'
 import type { MatchView } from './match-schemas.ts'
 import { feeTerms, matchPrice, payPath } from './match-terms.ts'
 
@@ -120,96 +122,54 @@ export const matchView = async (
   }
 }
 
-type MatchOrder = { matchId: string }
-type MatchFulfilment = { matchId: string; closed?: true }
+/** The rail's paid product (see `matchItem`), for its reconciler. */
+export const matchPayment = (deps: SwapDeps) => matchItem.product(deps)
 
-/**
- * Paying a match, as the payment ledger sells it: the match is held for the
- * payment in the claim's transaction (so the sweep leaves it and a second
- * payment is refused before anything settles), paid in the delivery's
- * transaction, and given back if the payment fails.
- */
-export const matchPayment = (deps: SwapDeps): Product<MatchOrder, MatchFulfilment> => ({
-  kind: 'swap_match',
-  hold: async (tx, { matchId }, reference) => {
-    const held = await tx.execute(sql`
-      UPDATE swap_matches SET settling_reference = ${reference}
-      WHERE id = ${matchId} AND status = 'awaiting_payment' AND pay_by > now()
-        AND (settling_reference IS NULL OR settling_reference = ${reference})
-      RETURNING id`)
-    if (rowsOf<Record<string, unknown>>(held).length === 1) return undefined
-    const [match] = rowsOf<Record<string, unknown>>(
-      await tx.execute(
-        sql`SELECT status, pay_by <= now() AS over FROM swap_matches WHERE id = ${matchId}`,
-      ),
-    )
-    if (match?.status === 'paid')
-      return Response.json(
-        { error: 'match already paid', match: `/v1/matches/${matchId}` },
-        { status: 409 },
-      )
-    if (!match || match.status === 'expired' || match.over === true)
-      return Response.json({ error: 'payment window ended: post a new intent' }, { status: 410 })
-    return Response.json(
-      { error: 'a payment for this match is already being settled' },
-      { status: 409 },
-    )
-  },
-  release: async (tx, { matchId }, reference) => {
-    await tx.execute(sql`
-      UPDATE swap_matches SET settling_reference = NULL
-      WHERE id = ${matchId} AND settling_reference = ${reference}`)
-  },
-  fulfil: async (tx, { matchId }, receipt) => {
-    const [paid] = await tx
-      .update(matches)
-      .set({ status: 'paid', paidAt: sql`now()`, settlingReference: null, payment: receipt })
-      .where(and(eq(matches.id, matchId), eq(matches.status, 'awaiting_payment')))
-      .returning({ id: matches.id })
-    if (paid) return { matchId }
-    // Unreachable while the hold stands; logged loudly because money moved.
-    deps.logger.error({ matchId, receipt }, 'payment settled for a closed match')
-    return { matchId, closed: true }
-  },
-  answer: async ({ matchId, closed }, receipt) => {
+/** How a paid match is answered: the match with its grant (409 if it closed while settling). */
+export const matchAnswer =
+  (deps: SwapDeps) =>
+  async ({ matchId, closed }: MatchFulfilment, receipt: PaymentReceipt): Promise<SaleAnswer> => {
     const found = await getMatch(deps, matchId)
     if (closed || !found)
-      return Response.json(
-        { error: 'match closed while the payment settled', reference: receipt.reference },
-        { status: 409 },
-      )
-    return Response.json(await matchView(deps, found), { status: 200 })
-  },
-})
+      return {
+        status: 409,
+        body: { error: 'match closed while the payment settled', reference: receipt.reference },
+      }
+    return { status: 200, body: await matchView(deps, found) }
+  }
 
 /**
  * Pays a match. A bare request gets the 402 (or why the match cannot be
  * paid). A paid request goes to the payment ledger, which holds the match,
  * settles once and answers every retry of the same payment alike.
  */
-export const payMatch = async (deps: SwapDeps, request: Request, id: string) => {
+export const payMatch = async (
+  deps: SwapDeps,
+  request: Request,
+  id: string,
+): Promise<
+  | { status: 404 | 409 | 410; body: Record<string, string> }
+  | { outcome: SaleOutcome<MatchFulfilment> }
+> => {
   const found = await getMatch(deps, id)
   if (!found) return { status: 404 as const, body: { error: 'no such match' } }
-  const price = matchPrice(found.match, found.offer, deps.fee.recipient)
-  const resource = resourceOf(found)
-  if (carriesPayment(request))
-    return {
-      response: await sellOnce(deps.payments, request, {
-        price,
-        resource,
-        product: matchPayment(deps),
-        order: { matchId: id },
-        requestKey: `match:${id}`,
-      }),
-    }
-  if (found.match.status === 'paid')
-    return {
-      status: 409 as const,
-      body: { error: 'match already paid', match: `/v1/matches/${id}` },
-    }
-  if (found.match.status === 'expired' || found.match.payBy.getTime() <= Date.now())
-    return { status: 410 as const, body: { error: 'payment window ended: post a new intent' } }
-  return { response: await paymentChallenge(deps.payments, request, { price, resource }).respond() }
+  if (!carriesPayment(request)) {
+    if (found.match.status === 'paid')
+      return {
+        status: 409 as const,
+        body: { error: 'match already paid', match: `/v1/matches/${id}` },
+      }
+    if (found.match.status === 'expired' || found.match.payBy.getTime() <= Date.now())
+      return { status: 410 as const, body: { error: 'payment window ended: post a new intent' } }
+  }
+  // A bare request gets the challenge; a paid one goes to the payment ledger.
+  const outcome = await sellItem(deps, request, matchItem, {
+    price: matchPrice(found.match, found.offer, deps.fee.recipient),
+    resource: resourceOf(found),
+    order: { matchId: id },
+    requestKey: `match:${id}`,
+  })
+  return { outcome }
 }
 
 export type { Address }

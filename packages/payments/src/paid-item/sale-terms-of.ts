@@ -1,0 +1,37 @@
+import { PaidItemsError } from '../errors.ts'
+import type { SaleTerms } from '../sale-product.ts'
+import type { Price, Resource } from '../types.ts'
+import type { AnyPaidItem } from './define-paid-item.ts'
+
+export type SaleTermsOverrides = {
+  /** This request's price, for an item priced per request (or to override its own). */
+  price?: Price
+  /** This request's resource (`url`: the concrete path of a path with parameters). */
+  resource?: Partial<Resource>
+}
+
+/**
+ * What an item charges and how its 402 reads: what `verifyAhead` and the
+ * challenge need, from the item's declaration and this request's overrides.
+ *
+ * @example
+ * app.use(item.path, (c, next) => (verifyAhead(deps.payments, c.req.raw, saleTermsOf(item)), next()))
+ */
+export const saleTermsOf = (
+  item: AnyPaidItem,
+  { price = item.price, resource }: SaleTermsOverrides = {},
+): SaleTerms => {
+  if (!price)
+    throw new PaidItemsError([`${item.kind} (${item.path}): no price, and the sale gave none`])
+  return {
+    price,
+    resource: {
+      url: item.path,
+      description: item.description,
+      ...(item.outputSchema ? { outputSchema: item.outputSchema } : {}),
+      ...resource,
+    },
+    body: item.body,
+    ...(item.mppModes ? { mppModes: item.mppModes } : {}),
+  }
+}

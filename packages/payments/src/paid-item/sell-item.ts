@@ -1,0 +1,37 @@
+import type { ProductRefusal } from '../product-refusal.ts'
+import type { SaleOutcome } from '../sale-outcome.ts'
+import { sell } from '../sell.ts'
+import type { PaidItem, PaidItemDeps } from './define-paid-item.ts'
+import { type SaleTermsOverrides, saleTermsOf } from './sale-terms-of.ts'
+
+export type SellItemParameters<order> = SaleTermsOverrides & {
+  /** What to deliver (JSON): stored with the payment so the reconciler can deliver it. */
+  order: order
+  /** What the payment is for: a retry must present the same. */
+  requestKey: string
+  /** Checks the paying wallet before anything is recorded or moved (see `SellParameters`). */
+  payer?: (payer: string) => ProductRefusal | undefined
+}
+
+/**
+ * Sells one request of a declared item: `sell` with the item's price,
+ * resource, 402 body, MPP modes and product. The route answers the outcome
+ * (`saleResponse`).
+ *
+ * @example
+ * const outcome = await sellItem(deps, c.req.raw, matchItem, { order: { matchId }, requestKey: `match:${matchId}`, price })
+ * return saleResponse(outcome, { answer: (paid) => ({ status: 200, body: paid }) })
+ */
+export const sellItem = <deps extends PaidItemDeps, order, fulfilment>(
+  deps: deps,
+  request: Request,
+  item: PaidItem<deps, order, fulfilment>,
+  { order, requestKey, payer, ...overrides }: SellItemParameters<order>,
+): Promise<SaleOutcome<fulfilment>> =>
+  sell(deps.payments, request, {
+    ...saleTermsOf(item, overrides),
+    product: item.product(deps),
+    order,
+    requestKey,
+    ...(payer ? { payer } : {}),
+  })
