@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { benchConfig } from '@agents/bench-config'
 import { type Devnet, devnetEnv } from '@agents/devnet'
 import { createTestDatabase } from '@agents/service-kit/db'
 import { runAgentWindow, type Sample } from './agent-window.ts'
@@ -92,7 +93,7 @@ export const measureService = async (
     NODE_ENV: undefined,
     HOST: '127.0.0.1',
     PORT: '0',
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
+    LOG_LEVEL: benchConfig.abuse.logLevel,
     // Both clients come from 127.0.0.1: each sends its own public address.
     TRUST_FORWARDED_FOR: '1',
     GEO_TRUST_FORWARDED_FOR: '1',

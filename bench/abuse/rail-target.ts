@@ -1,3 +1,4 @@
+import { benchConfig } from '@agents/bench-config'
 import type { RequirementV2 } from '@agents/payments'
 import { paymentSignatureHeader } from '@agents/payments/testing'
 import type { Call } from './agent-window.ts'
@@ -22,7 +23,7 @@ export const railTarget: Target = {
   stateful: true,
   flood: 'rail-offers',
   floodTakes: 'offers accepted',
-  intervalMs: Number(process.env.BENCH_RAIL_INTERVAL_MS ?? 500),
+  intervalMs: benchConfig.abuse.railIntervalMs,
   env: (context) => ({
     DATA_DIR: context.dataDir,
     ...(context.databaseUrl ? { DATABASE_URL: context.databaseUrl } : {}),

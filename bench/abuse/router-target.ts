@@ -1,3 +1,4 @@
+import { benchConfig } from '@agents/bench-config'
 import type { Target } from './target.ts'
 
 const CREATOR = '0x00000000000000000000000000000000000000A1'
@@ -16,7 +17,7 @@ export const routerTarget: Target = {
   stateful: false,
   flood: 'router-salts',
   floodTakes: 'new salts mined',
-  intervalMs: Number(process.env.BENCH_ROUTER_INTERVAL_MS ?? 250),
+  intervalMs: benchConfig.abuse.routerIntervalMs,
   env: () => ({}),
   prepare: async (context) => ({
     loop: async (call, n) => {

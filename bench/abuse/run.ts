@@ -7,8 +7,10 @@
 // the service process's CPU seconds in each window. Both clients come from
 // 127.0.0.1; the services trust X-Forwarded-For and each client sends its
 // own public address (agent 203.0.113.7, abuser 198.51.100.66).
+
 import { execFileSync } from 'node:child_process'
 import { cpus, loadavg, totalmem } from 'node:os'
+import { benchConfig } from '@agents/bench-config'
 import { startDevnet } from '@agents/devnet'
 import { startFacilitatorProcess } from '../payments/facilitator-process.ts'
 import { runLimitsBench } from './limits-figures.ts'
@@ -26,11 +28,11 @@ import { summaryTable } from './summary-table.ts'
 import type { Target } from './target.ts'
 import { venueTarget } from './venue-target.ts'
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 10)
-const warmUpSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
-const connections = Number(process.env.BENCH_ABUSE_CONNECTIONS ?? 8)
-const postgresUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL
-const only = process.env.BENCH_SERVICES?.split(',').map((name) => name.trim())
+const seconds = benchConfig.abuse.seconds
+const warmUpSeconds = benchConfig.abuse.warmUpSeconds
+const connections = benchConfig.abuse.connections
+const postgresUrl = benchConfig.abuse.serverUrl
+const only = benchConfig.abuse.services
 const targets = [routerTarget, venueTarget, railTarget].filter(
   (target) => !only || only.includes(target.service),
 )
@@ -61,7 +63,7 @@ const runs: { run: ServiceRun; target: Target }[] = []
 const limiterCosts: string[] = []
 // The services' own limits benches, shortened to keep this run near 5 minutes
 // (BENCH_LIMITER_COST=full: their own defaults; 0: not run).
-const limiterCostMode = process.env.BENCH_LIMITER_COST ?? 'short'
+const limiterCostMode = benchConfig.abuse.limiterCost
 const SHORT: Record<string, Record<string, string>> = {
   'dating-venue': { BENCH_ROUNDS: '10' },
   'swap-rail': { BENCH_ROUNDS: '1', BENCH_REQUESTS: '300', BENCH_CONCURRENT_REQUESTS: '600' },

@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { benchConfig } from '@agents/bench-config'
 
 export type StartedService = { url: string; pid: number; stop: () => Promise<void> }
 
 /**
- * Starts `services/<name>/src/main.ts` in a child Node process (through tsx,
+ * Starts `@agents/<name>/main` (the service's `src/main.ts`) in a child Node process (through tsx,
  * from the service's folder, as `npm start` does) with `env` over ours (an
  * undefined value unsets a variable), and
  * resolves with its URL and pid once it prints `listening on <url>`. Its log
@@ -16,8 +17,10 @@ export const startService = (
   { timeoutMs = 60_000 } = {},
 ) =>
   new Promise<StartedService>((resolve, reject) => {
-    const folder = fileURLToPath(new URL(`../../services/${name}/`, import.meta.url))
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    // `@agents/<name>/main` is the service's `src/main.ts`; its folder is the working directory.
+    const main = import.meta.resolve(`@agents/${name}/main`)
+    const folder = fileURLToPath(new URL('..', new URL('.', main)))
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(main)], {
       cwd: folder,
       env: Object.fromEntries(
         Object.entries({ ...process.env, ...env }).filter(([, value]) => value !== undefined),
@@ -33,7 +36,7 @@ export const startService = (
     }, timeoutMs)
     const keep = (chunk: Buffer) => {
       if (started) {
-        if (process.env.BENCH_VERBOSE) process.stderr.write(`[${name}] ${chunk}`)
+        if (benchConfig.abuse.verbose) process.stderr.write(`[${name}] ${chunk}`)
         return
       }
       output += chunk.toString()
@@ -55,7 +58,7 @@ export const startService = (
     child.stdout.on('data', keep)
     child.stderr.on('data', (chunk: Buffer) => {
       if (!started) output += chunk.toString()
-      else if (process.env.BENCH_VERBOSE) process.stderr.write(`[${name}] ${chunk}`)
+      else if (benchConfig.abuse.verbose) process.stderr.write(`[${name}] ${chunk}`)
     })
     child.once('exit', (code, signal) => {
       clearTimeout(timer)

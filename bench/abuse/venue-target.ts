@@ -1,3 +1,4 @@
+import { benchConfig } from '@agents/bench-config'
 import type { RequirementV2 } from '@agents/payments'
 import { baseRequirementOf, paymentSignatureHeader } from '@agents/payments/testing'
 import type { PrivateKeyAccount } from 'viem/accounts'
@@ -61,7 +62,7 @@ export const venueTarget: Target = {
   stateful: true,
   flood: 'venue-personas',
   floodTakes: 'seats taken (anonymous personas admitted)',
-  intervalMs: Number(process.env.BENCH_VENUE_INTERVAL_MS ?? 500),
+  intervalMs: benchConfig.abuse.venueIntervalMs,
   env: (context) => ({
     DATA_DIR: context.dataDir,
     ...(context.databaseUrl ? { DATABASE_URL: context.databaseUrl } : {}),

@@ -9,18 +9,21 @@
 //
 // BENCH_PERSONAS (100000), BENCH_TURNS (1000000), BENCH_ROUNDS (30),
 // BENCH_DATABASE_URL (else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test).
+
+import { benchConfig, skipWithoutPostgres } from '@agents/bench-config'
+import { startTestVenue, TEST_ADMIN_TOKEN } from '@agents/dating-venue/testing'
 import { createTestDatabase } from '@agents/service-kit/db'
 import pg from 'pg'
-import { startTestVenue, TEST_ADMIN_TOKEN } from '../../services/dating-venue/src/testing.ts'
 import { percentile } from '../payments/direct-settlement.ts'
 
-const PERSONAS = Number(process.env.BENCH_PERSONAS ?? 100_000)
-const TURNS = Number(process.env.BENCH_TURNS ?? 1_000_000)
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30)
-const serverUrl =
-  process.env.BENCH_DATABASE_URL ??
-  process.env.TEST_DATABASE_URL ??
-  'postgres://postgres@127.0.0.1:5432/test'
+const PERSONAS = benchConfig.venue.admin.personas
+const TURNS = benchConfig.venue.admin.turns
+const ROUNDS = benchConfig.venue.admin.rounds
+const serverUrl = benchConfig.venue.admin.databaseUrl
+if (!serverUrl) {
+  skipWithoutPostgres('the operator console benchmark')
+  process.exit(0)
+}
 
 const database = await createTestDatabase(serverUrl)
 const venue = await startTestVenue({ databaseUrl: database.url })

@@ -3,7 +3,7 @@
 // client, postJson) and answers JSON. No framework, session, credits, safety check or storage:
 // what is left is the two HTTP exchanges a venue answer needs.
 import { createServer } from 'node:http'
-import { postJson } from '../../services/dating-venue/src/matchmaking/post-json.ts'
+import { postJson } from '@agents/dating-venue/bench'
 
 const model = process.env.MATCHMAKER_CHAT_URL ?? ''
 const server = createServer((request, response) => {

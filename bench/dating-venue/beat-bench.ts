@@ -1,3 +1,13 @@
+import { benchConfig, skipWithoutPostgres } from '@agents/bench-config'
+import {
+  beatOnce,
+  type Heart,
+  personas as personaTable,
+  personaVectors,
+  startFakeEmbeddings,
+} from '@agents/dating-venue/bench'
+import { vectorToBytes } from '@agents/dating-venue/embeddings'
+import { startTestVenue } from '@agents/dating-venue/testing'
 import { seededRandom } from '@agents/service-kit'
 // Dating-venue beat benchmark: a whole match beat (load candidates from
 // PostgreSQL, hard filters, reciprocal pairing, intros through the safety
@@ -12,17 +22,13 @@ import { seededRandom } from '@agents/service-kit'
 // TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test).
 import { createTestDatabase } from '@agents/service-kit/db'
 import { exactSearch, MetricKind } from 'usearch'
-import { vectorToBytes } from '../../services/dating-venue/src/embeddings/index.ts'
-import { startFakeEmbeddings } from '../../services/dating-venue/src/fake-embeddings.ts'
-import type { Heart } from '../../services/dating-venue/src/heart/heart-schema.ts'
-import { beatOnce } from '../../services/dating-venue/src/matchmaking/beat.ts'
-import { startTestVenue } from '../../services/dating-venue/src/testing.ts'
 
-const sizes = (process.env.BENCH_SIZES ?? '1000,10000,50000').split(',').map(Number)
-const serverUrl =
-  process.env.BENCH_DATABASE_URL ??
-  process.env.TEST_DATABASE_URL ??
-  'postgres://postgres@127.0.0.1:5432/test'
+const sizes = benchConfig.venue.beat.sizes
+const serverUrl = benchConfig.venue.beat.databaseUrl
+if (!serverUrl) {
+  skipWithoutPostgres('the beat benchmark')
+  process.exit(0)
+}
 const DIMENSIONS = 512
 const CLUSTERS = 50
 
@@ -126,9 +132,6 @@ for (const size of sizes) {
   try {
     const personas = makePersonas(size, 20_261_121 + size)
     const { db } = venue.deps.database
-    const { personas: personaTable, personaVectors } = await import(
-      '../../services/dating-venue/src/db/schema.ts'
-    )
     const seeded = performance.now()
     for (let start = 0; start < size; start += 2000) {
       const chunk = personas.slice(start, start + 2000)

@@ -5,23 +5,23 @@
 // venue at least 0.5x the direct rate. With PostgreSQL (TEST_DATABASE_URL)
 // the venue runs in its own process, as deployed (this process holds the
 // client and the stand-in); without it, PGlite in this process.
+
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { benchConfig } from '@agents/bench-config'
+import { grantCredits, signInToChat, startChatStandIn } from '@agents/dating-venue/bench'
+import { startTestVenue, testVenueEnv } from '@agents/dating-venue/testing'
 import { freePort, spawnService } from '@agents/payments/testing'
 import { createTestDatabase } from '@agents/service-kit/db'
 import pg from 'pg'
-import { grantCredits } from '../../services/dating-venue/src/orders/credits.ts'
-import { signInToChat } from '../../services/dating-venue/src/testing/chat-fixtures.ts'
-import { startChatStandIn } from '../../services/dating-venue/src/testing/chat-stand-in.ts'
-import { startTestVenue, testVenueEnv } from '../../services/dating-venue/src/testing.ts'
 
 // Answers per second is a capacity: measured at several concurrencies, since
 // the venue's path (three processes, five hops an answer) needs more requests
 // in flight than the stand-in alone to keep its CPUs busy.
-const levels = (process.env.BENCH_CONCURRENCY ?? '16,32,64').split(',').map(Number)
+const levels = benchConfig.venue.chat.levels
 const most = Math.max(...levels)
-const windowMs = Number(process.env.BENCH_WINDOW_MS ?? 10_000)
-const serverUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL
+const windowMs = benchConfig.venue.chat.windowMs
+const serverUrl = benchConfig.venue.chat.serverUrl
 
 const chat = await startChatStandIn()
 chat.answer({ status: 200, content: 'Lead with what a slow Sunday looks like for you.' })
@@ -31,7 +31,7 @@ const inProcess = await startTestVenue({ databaseUrl: temporary?.url, env })
 // The child serves the requests; the in-process venue (same database) only grants credits.
 const child = temporary
   ? await spawnService(
-      fileURLToPath(new URL('../../services/dating-venue/src/main.ts', import.meta.url)),
+      fileURLToPath(import.meta.resolve('@agents/dating-venue/main')),
       await testVenueEnv({
         databaseUrl: temporary.url,
         env: { ...env, PORT: String(await freePort()), HOST: '127.0.0.1', LOG_LEVEL: 'info' },

@@ -17,14 +17,16 @@
 // The baseline is a pool of ONE worker at the same batch size: the same code
 // path, model, message passing and normalisation, so the ratio measures
 // scaling and nothing else. The bare model on the main thread is printed too.
+
 import { cpus, loadavg } from 'node:os'
+import { benchConfig } from '@agents/bench-config'
 import {
   cosine,
   createLocalEmbedder,
   DEFAULT_LOCAL_BATCH_SIZE,
   LOCAL_MODEL_ID,
   type LocalEmbedder,
-} from '../../services/dating-venue/src/embeddings/index.ts'
+} from '@agents/dating-venue/embeddings'
 import { startCpuSample, waitForQuiet } from './embed-machine.ts'
 import { loadMainThreadModel } from './embed-main-thread.ts'
 import {
@@ -37,13 +39,13 @@ import {
 } from './embed-report.ts'
 import { generateHeartTexts } from './embed-texts.ts'
 
-const TEXTS = Number(process.env.BENCH_TEXTS ?? 160)
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6)
-const THREADS = Number(process.env.BENCH_THREADS ?? 2)
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16)
-const BATCHES = (process.env.BENCH_BATCH ?? String(DEFAULT_LOCAL_BATCH_SIZE)).split(',').map(Number)
-const MAIN_THREAD = process.env.BENCH_MAIN_THREAD !== '0'
-const QUIET_WAIT = Number(process.env.BENCH_QUIET_WAIT ?? 60)
+const TEXTS = benchConfig.venue.embed.texts
+const ROUNDS = benchConfig.venue.embed.rounds
+const THREADS = benchConfig.venue.embed.threads
+const CONCURRENCY = benchConfig.venue.embed.concurrency
+const BATCHES = benchConfig.venue.embed.batches ?? [DEFAULT_LOCAL_BATCH_SIZE]
+const MAIN_THREAD = benchConfig.venue.embed.mainThread
+const QUIET_WAIT = benchConfig.venue.embed.quietWait
 const GOAL = 1.8
 
 type Run = (texts: string[]) => Promise<number>

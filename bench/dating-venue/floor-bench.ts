@@ -11,19 +11,21 @@
 //
 // BENCH_STREAMS (default 1000), BENCH_WINDOW_MS (default 20000),
 // BENCH_DATABASE_URL (else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test).
+
 import http from 'node:http'
+import { benchConfig, skipWithoutPostgres } from '@agents/bench-config'
+import { posts, readFloor } from '@agents/dating-venue/bench'
+import { startTestVenue } from '@agents/dating-venue/testing'
 import { createTestDatabase } from '@agents/service-kit/db'
 import pg from 'pg'
-import { readFloor } from '../../services/dating-venue/src/boards/boards.ts'
-import { posts } from '../../services/dating-venue/src/db/schema.ts'
-import { startTestVenue } from '../../services/dating-venue/src/testing.ts'
 
-const STREAMS = Number(process.env.BENCH_STREAMS ?? 1000)
-const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 20_000)
-const serverUrl =
-  process.env.BENCH_DATABASE_URL ??
-  process.env.TEST_DATABASE_URL ??
-  'postgres://postgres@127.0.0.1:5432/test'
+const STREAMS = benchConfig.venue.floor.streams
+const WINDOW_MS = benchConfig.venue.floor.windowMs
+const serverUrl = benchConfig.venue.floor.databaseUrl
+if (!serverUrl) {
+  skipWithoutPostgres('the floor benchmark')
+  process.exit(0)
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const database = await createTestDatabase(serverUrl)
@@ -57,7 +59,7 @@ db.select = ((...args: Parameters<typeof select>) => {
 
 // PostgreSQL reports an idle backend's counters up to 10 s late
 // (PGSTAT_IDLE_INTERVAL): settle that long before a window and after it.
-const REPORT_LAG_MS = 11_000
+const REPORT_LAG_MS = benchConfig.venue.floor.reportLagMs
 
 /**
  * Transactions and SELECTs per second and CPU share over one window; `stop`

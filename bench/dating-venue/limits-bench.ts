@@ -10,20 +10,18 @@
 // BENCH_ROUNDS (20) of BENCH_BATCH (50) sequential requests per app and
 // route; BENCH_DATABASE_URL (else TEST_DATABASE_URL, else
 // postgres://postgres@127.0.0.1:5432/test; `none` skips PostgreSQL).
+
+import { benchConfig } from '@agents/bench-config'
+import { buildApp } from '@agents/dating-venue'
+import { createVenueLimits, VENUE_LIMIT_DEFAULTS } from '@agents/dating-venue/bench'
+import { startTestVenue } from '@agents/dating-venue/testing'
 import { type RunningServer, startTestServer } from '@agents/service-kit'
 import { createTestDatabase } from '@agents/service-kit/db'
-import { buildApp } from '../../services/dating-venue/src/app.ts'
-import { createVenueLimits } from '../../services/dating-venue/src/limits/create-venue-limits.ts'
-import { VENUE_LIMIT_DEFAULTS } from '../../services/dating-venue/src/limits/limit-defaults.ts'
-import { startTestVenue } from '../../services/dating-venue/src/testing.ts'
 import { percentile } from '../payments/direct-settlement.ts'
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20)
-const BATCH = Number(process.env.BENCH_BATCH ?? 50)
-const serverUrl =
-  process.env.BENCH_DATABASE_URL ??
-  process.env.TEST_DATABASE_URL ??
-  'postgres://postgres@127.0.0.1:5432/test'
+const ROUNDS = benchConfig.venue.limits.rounds
+const BATCH = benchConfig.venue.limits.batch
+const serverUrl = benchConfig.venue.limits.databaseUrl ?? 'none'
 
 /** A board read (one query) and the cheapest write (a body refused before any query). */
 const ROUTES = [

@@ -1,3 +1,15 @@
+import { benchConfig } from '@agents/bench-config'
+import {
+  allowedCompiledPair,
+  allowedPair,
+  compileFilter,
+  type PairingCandidate,
+  type PairingStats,
+  type Prefs,
+  pairApproximate,
+  pairCandidates,
+  pairExact,
+} from '@agents/dating-venue/bench'
 import { seededRandom } from '@agents/service-kit'
 // Dating-venue pairing benchmark: the matchmaker's pairing (mutual nearest
 // neighbours under the hard filters, `pairCandidates`) beside the exact
@@ -14,24 +26,11 @@ import { seededRandom } from '@agents/service-kit'
 // BENCH_BASELINE_QUERIES (default 10000: above it the baseline runs that
 // many queries and scales up; an exact query costs the same whichever it is).
 import { exactSearch, MetricKind } from 'usearch'
-import type { Prefs } from '../../services/dating-venue/src/heart/heart-schema.ts'
-import {
-  allowedCompiledPair,
-  allowedPair,
-  compileFilter,
-} from '../../services/dating-venue/src/matchmaking/filters.ts'
-import {
-  type PairingCandidate,
-  type PairingStats,
-  pairApproximate,
-  pairCandidates,
-  pairExact,
-} from '../../services/dating-venue/src/matchmaking/pairing.ts'
 
-const sizes = (process.env.BENCH_SIZES ?? '1000,10000,50000').split(',').map(Number)
-const repeats = Number(process.env.BENCH_REPEATS ?? 3)
-const agreementAt = (process.env.BENCH_AGREEMENT_AT ?? '10000,50000').split(',').map(Number)
-const baselineQueries = Number(process.env.BENCH_BASELINE_QUERIES ?? 10_000)
+const sizes = benchConfig.venue.pairing.sizes
+const repeats = benchConfig.venue.pairing.repeats
+const agreementAt = benchConfig.venue.pairing.agreementAt
+const baselineQueries = benchConfig.venue.pairing.baselineQueries
 const DIMENSIONS = 512
 const CLUSTERS = 50
 
@@ -121,10 +120,10 @@ console.log(`pairing bench: ${DIMENSIONS}-d, ${CLUSTERS} clusters, sizes ${sizes
 // The filters alone: compiling every persona's prefs once, then the pair checks the beat
 // makes (random pairs over 50,000, so mostly cache misses). Three rounds, the last reported.
 {
-  const personas = makePersonas(50_000, 7)
+  const { filterPersonas, filterChecks: checks } = benchConfig.venue.pairing
+  const personas = makePersonas(filterPersonas, 7)
   const random = seededRandom(11)
-  const checks = 2_000_000
-  const picks = Int32Array.from({ length: 2 * checks }, () => Math.floor(random() * 50_000))
+  const picks = Int32Array.from({ length: 2 * checks }, () => Math.floor(random() * filterPersonas))
   let line = ''
   for (let round = 0; round < 3; round++) {
     const compile = time(() => personas.map((persona) => compileFilter(persona.prefs)))
@@ -138,14 +137,14 @@ console.log(`pairing bench: ${DIMENSIONS}-d, ${CLUSTERS} clusters, sizes ${sizes
       for (let c = 0; c < checks / 5; c += 2)
         allowedPair(personas[picks[c]!]!.prefs, personas[picks[c + 1]!]!.prefs)
     })
-    line = `filters: compiling 50,000 prefs ${ms(compile.ms)}; a pair check ${((fast.ms * 1e6) / checks).toFixed(0)} ns compiled, ${((slow.ms * 1e6) / (checks / 10)).toFixed(0)} ns with allowedPair compiling both sides; ${((100 * allowed) / checks).toFixed(1)} % of random pairs allowed`
+    line = `filters: compiling ${filterPersonas.toLocaleString('en-US')} prefs ${ms(compile.ms)}; a pair check ${((fast.ms * 1e6) / checks).toFixed(0)} ns compiled, ${((slow.ms * 1e6) / (checks / 10)).toFixed(0)} ns with allowedPair compiling both sides; ${((100 * allowed) / checks).toFixed(1)} % of random pairs allowed`
   }
   console.log(line)
 }
 
 // Warm-up (the service process stays up between beats, so its code is compiled by then).
 {
-  const personas = makePersonas(2_000, 3)
+  const personas = makePersonas(Math.min(2_000, Math.max(...sizes)), 3)
   pairExact(personas)
   pairApproximate(personas)
 }

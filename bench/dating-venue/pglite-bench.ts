@@ -6,10 +6,11 @@
 // as every query through drizzle passes them. The baseline is PGlite's own
 // `query`; the ratio is the prepared statement's time to it.
 
+import { benchConfig } from '@agents/bench-config'
 import { PreparingPglite } from '@agents/service-kit/db'
 import { PGlite, types } from '@electric-sql/pglite'
 
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3_000)
+const rounds = benchConfig.venue.pglite.rounds
 const warmUp = 300
 
 const pglite = await PGlite.create()

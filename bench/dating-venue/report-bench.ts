@@ -9,15 +9,17 @@
 // ledger floor on each database: the relay plus the two durable writes
 // exactly-once needs (a claim row beside /verify, the receipt after
 // /settle), the floor of any paid route that keeps a ledger.
+
+import { benchConfig } from '@agents/bench-config'
+import type { Venue } from '@agents/dating-venue'
+import { ownerWithDoc } from '@agents/dating-venue/bench'
+import { startTestVenue } from '@agents/dating-venue/testing'
 import { startDevnet } from '@agents/devnet'
 import type { RequirementV2 } from '@agents/payments'
 import { baseRequirementOf, paymentSignatureHeader } from '@agents/payments/testing'
 import { createTestDatabase, PreparingPglite } from '@agents/service-kit/db'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
-import type { Venue } from '../../services/dating-venue/src/start.ts'
-import { ownerWithDoc } from '../../services/dating-venue/src/testing/intake-fixtures.ts'
-import { startTestVenue } from '../../services/dating-venue/src/testing.ts'
 import {
   type BenchClient,
   measureDirectSettlement,
@@ -29,9 +31,9 @@ import {
 import { startFacilitatorProcess } from '../payments/facilitator-process.ts'
 import { measureRelay, startRelay } from '../payments/relay-floor.ts'
 
-const rounds = Number(process.env.BENCH_ROUNDS ?? 100)
+const rounds = benchConfig.venue.report.rounds
 const warmUp = 5
-const serverUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL
+const serverUrl = benchConfig.venue.report.serverUrl
 
 const HEART = {
   about: 'I restore old sailboats and read too much history on rainy weekends.',
@@ -45,14 +47,14 @@ const HEART = {
 // ms, a first check that misses (anvil answers before the receipt can be
 // read) waits a whole interval: 24 to 50 % of every path's rounds, and as
 // that share nears half, a median jumps between the two modes.
-const receiptPollingMs = Number(process.env.BENCH_RECEIPT_POLLING_MS ?? 5)
+const receiptPollingMs = benchConfig.venue.report.receiptPollingMs
 const started = await startDevnet({ tempo: false })
 // The facilitator is another service wherever the venue runs: in a process of
 // its own, for the baseline and the venue alike. In the bench's process
 // (BENCH_FACILITATOR=inproc) its work would take turns on one event loop with
 // the venue's, PGlite's synchronous queries above all.
 const facilitatorProcess =
-  process.env.BENCH_FACILITATOR === 'inproc'
+  benchConfig.venue.report.facilitator === 'inproc'
     ? undefined
     : await startFacilitatorProcess(started.base.rpcUrl, { receiptPollingMs })
 const devnet = facilitatorProcess
@@ -63,7 +65,7 @@ const facilitator = { url: devnet.facilitator.url }
 // The client every path is timed through: undici's `request` by default, the one the
 // payments library calls the facilitator with, so the baseline's too (`fetch`,
 // or both: `BENCH_CLIENT=fetch,undici`).
-const clients = (process.env.BENCH_CLIENT ?? 'undici').split(',') as BenchClient[]
+const clients = benchConfig.venue.report.clients as BenchClient[]
 type Backend = { name: string; venue: Venue; client: BenchClient; paid: number[] }
 const startBackend = async (
   name: string,
@@ -117,7 +119,7 @@ if (temporary) backends.push(...(await startBackend('PostgreSQL', temporary.url)
 // BENCH_COMPARE=<another checkout of this repository, with node_modules>: its
 // venue as well, on databases of its own, measured in the same rounds: a
 // change before and after in one run, on the same machine load.
-const compared = process.env.BENCH_COMPARE
+const compared = benchConfig.venue.report.compare
 const comparedDatabase = compared && serverUrl ? await createTestDatabase(serverUrl) : undefined
 if (compared) {
   const { startTestVenue: startCompared } = (await import(
@@ -232,7 +234,7 @@ try {
   // 1. Anvil mines each transaction at once: the facilitator's floor, far faster than any chain.
   await runPhase('instant mining: every transaction mined on arrival', rounds, requirements)
   // 2. Blocks every 2 s, as on Base: a settle waits for its transaction's block.
-  const blockRounds = Number(process.env.BENCH_BLOCK_ROUNDS ?? 15)
+  const blockRounds = benchConfig.venue.report.blockRounds
   if (blockRounds > 0) {
     const chain = devnet.base.publicClient
     await chain.request({ method: 'evm_setAutomine', params: [false] } as never)

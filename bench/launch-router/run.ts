@@ -1,19 +1,21 @@
 // Launch-router benchmarks. Each figure is printed beside a baseline measured
 // in the same run on the same machine, and the ratio is what to compare
 // across runs (the machines are shared and noisy).
+
 import { execFileSync, spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import { benchConfig } from '@agents/bench-config'
 import { createMinerPool, mineSalt } from '@agents/launch-router/salt'
 import { createTestDatabase } from '@agents/service-kit/db'
 import autocannon from 'autocannon'
 import { keccak256 } from 'viem'
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 8)
+const seconds = benchConfig.launchRouter.seconds
 // The PostgreSQL server for the shared limits' figures (a fresh database is made and dropped).
-const serverUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL
+const serverUrl = benchConfig.launchRouter.serverUrl
 const format = (value: number) => Math.round(value).toLocaleString('en-US')
 const ratio = (value: number, base: number) => `${(value / base).toFixed(2)}x`
 
@@ -42,7 +44,11 @@ const minerRate = async (threads: number) => {
       rule: { type: 'address-suffix' as const, hex: 'ffffffffffffffff' },
       timeBudgetMs: 600_000,
     }
-    await mineSalt(pool, { ...parameters, seed: keccak256('0x01'), maxIterations: 2_000_000 }) // warm-up
+    await mineSalt(pool, {
+      ...parameters,
+      seed: keccak256('0x01'),
+      maxIterations: benchConfig.launchRouter.minerWarmUp,
+    }) // warm-up
     const tries = Math.round(2_000_000 * threads * seconds)
     const started = performance.now()
     const result = await mineSalt(pool, {
@@ -187,12 +193,14 @@ const router = (env: Record<string, string>) =>
     ...env,
   })
 const database = serverUrl ? await createTestDatabase(serverUrl) : undefined
-const routers = {
-  logged: await router({ LOG_LEVEL: 'info' }),
-  off: await router({ BENCH_LIMITS: 'off' }),
-  memory: await router({}),
-  ...(database ? { postgres: await router({ RATE_LIMIT_DATABASE_URL: database.url }) } : {}),
-}
+// Started side by side (only their start-up overlaps; every figure is measured alone).
+const [logged, off, memory, postgres] = await Promise.all([
+  router({ LOG_LEVEL: 'info' }),
+  router({ BENCH_LIMITS: 'off' }),
+  router({}),
+  database ? router({ RATE_LIMIT_DATABASE_URL: database.url }) : undefined,
+])
+const routers = { logged, off, memory, ...(postgres ? { postgres } : {}) }
 const padsJson = await (
   await fetch(`${routers.off.url}/api/v1/list_pads`, {
     method: 'POST',

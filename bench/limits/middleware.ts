@@ -5,6 +5,7 @@
 // process's (server and the undici client together), so the difference
 // between the two apps is the middleware's own cost; the route without it
 // is the baseline.
+import { benchConfig } from '@agents/bench-config'
 import {
   createApp,
   createLimits,
@@ -14,8 +15,8 @@ import {
 } from '@agents/service-kit'
 import { request } from 'undici'
 
-const requests = Number(process.env.BENCH_REQUESTS ?? 4000)
-const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
+const requests = benchConfig.limits.requests
+const rounds = benchConfig.limits.rounds
 const logger = createLogger({ name: 'bench', level: 'silent' })
 
 const start = async (limited: boolean) => {

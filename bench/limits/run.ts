@@ -8,12 +8,13 @@
 //
 // DATABASE_URL or TEST_DATABASE_URL: the PostgreSQL server (a fresh database
 // is made and dropped). BENCH_TAKES: timed takes per store (default 3000).
+import { benchConfig } from '@agents/bench-config'
 import { createLimits, type Limits } from '@agents/service-kit'
 import { createTestDatabase } from '@agents/service-kit/db'
 import pg from 'pg'
 
-const takes = Number(process.env.BENCH_TAKES ?? 3000)
-const serverUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL
+const takes = benchConfig.limits.takes
+const serverUrl = benchConfig.limits.serverUrl
 const policy = { read: { points: 1200, windowSeconds: 60 } }
 
 const median = (samples: number[]) => samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)]!

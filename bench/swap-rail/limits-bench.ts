@@ -8,18 +8,20 @@
 // then (the limiter's Node side; PostgreSQL's share is not counted). Then, with the default settings, how
 // many of 1,500 offers posted from one address are taken. BENCH_BOUNDS=off
 // leaves the book bound out of the "on" app, to tell its share apart.
+import { benchConfig, skipWithoutPostgres } from '@agents/bench-config'
 import { createLogger, serve } from '@agents/service-kit'
 import { createTestDatabase } from '@agents/service-kit/db'
 import { buildApp, readConfig, startSwapRail } from '@agents/swap-rail'
 
-const rounds = Number(process.env.BENCH_ROUNDS ?? 2)
-const sequential = Number(process.env.BENCH_REQUESTS ?? 300)
-const concurrent = Number(process.env.BENCH_CONCURRENT_REQUESTS ?? 600)
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 10)
-const serverUrl =
-  process.env.BENCH_DATABASE_URL ??
-  process.env.TEST_DATABASE_URL ??
-  'postgres://postgres@127.0.0.1:5432/test'
+const rounds = benchConfig.swapRail.limits.rounds
+const sequential = benchConfig.swapRail.limits.sequential
+const concurrent = benchConfig.swapRail.limits.concurrent
+const connections = benchConfig.swapRail.limits.connections
+const serverUrl = benchConfig.swapRail.databaseUrl
+if (!serverUrl) {
+  skipWithoutPostgres('the rail limits benchmark')
+  process.exit(0)
+}
 
 // Payment settings that are never used (nothing here pays), as the rail's tests use.
 const PAYMENTS = {
@@ -98,7 +100,7 @@ const measureStore = async (store: string, databaseUrl: string | undefined) => {
     ...BASE_ENV,
     ...NEVER_MET,
     // BENCH_BOUNDS=off: the request limits alone (the bounds' share is the difference).
-    ...(process.env.BENCH_BOUNDS === 'off' ? { SWAP_MAX_OPEN_INTENTS_PER_CLIENT: 'off' } : {}),
+    ...(!benchConfig.swapRail.limits.bounds ? { SWAP_MAX_OPEN_INTENTS_PER_CLIENT: 'off' } : {}),
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   }
   const rail = await startSwapRail(readConfig(env), env)
@@ -171,13 +173,13 @@ const measureStore = async (store: string, databaseUrl: string | undefined) => {
   }
 }
 
-/** With the default settings: how many of 1,500 offers from one address the rail takes. */
+/** With the default settings: how many of 1,500 offers (`floodOffers`) from one address the rail takes. */
 const floodOffers = async () => {
   const env = { ...BASE_ENV, TRUST_FORWARDED_FOR: 'false' }
   const rail = await startSwapRail(readConfig(env), env)
   try {
     const statuses = new Map<number, number>()
-    for (let n = 0; n < 1500; n++) {
+    for (let n = 0; n < benchConfig.swapRail.limits.floodOffers; n++) {
       const response = await fetch(`${rail.url}/v1/offers`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -193,7 +195,7 @@ const floodOffers = async () => {
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1)
     }
     console.log(
-      `defaults, PGlite | 1,500 POST /v1/offers from one address (each its own payTo) | ${[...statuses].map(([status, count]) => `${count} x ${status}`).join(', ')}`,
+      `defaults, PGlite | ${benchConfig.swapRail.limits.floodOffers.toLocaleString('en-US')} POST /v1/offers from one address (each its own payTo) | ${[...statuses].map(([status, count]) => `${count} x ${status}`).join(', ')}`,
     )
   } finally {
     await rail.close()

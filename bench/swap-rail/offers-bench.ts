@@ -3,10 +3,12 @@
 // bare node:http server (bare-server.ts) in the same run. Both run in their own
 // process; the figures are the sequential median latency and the throughput
 // under autocannon, each as a ratio to the bare server's.
+
 import { rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { benchConfig, skipWithoutPostgres } from '@agents/bench-config'
 import { devnetEnv, startDevnet } from '@agents/devnet'
 import { createTestDatabase } from '@agents/service-kit/db'
 import autocannon from 'autocannon'
@@ -14,14 +16,15 @@ import { measureCpu } from './measure-cpu.ts'
 import { seedOffers } from './seed-offers.ts'
 import { startServer } from './start-server.ts'
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 5)
-const rounds = Number(process.env.BENCH_ROUNDS ?? 2)
-const sequential = Number(process.env.BENCH_SEQUENTIAL ?? 200)
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 10)
-const serverUrl =
-  process.env.BENCH_DATABASE_URL ??
-  process.env.TEST_DATABASE_URL ??
-  'postgres://postgres@127.0.0.1:5432/test'
+const seconds = benchConfig.swapRail.offers.seconds
+const rounds = benchConfig.swapRail.offers.rounds
+const sequential = benchConfig.swapRail.offers.sequential
+const connections = benchConfig.swapRail.offers.connections
+const serverUrl = benchConfig.swapRail.databaseUrl
+if (!serverUrl) {
+  skipWithoutPostgres('the offers benchmark')
+  process.exit(0)
+}
 const OFFERS = 200
 const PATH = `/v1/offers?limit=${OFFERS}`
 const MODELS = ['llama-3.3-70b-instruct', 'qwen-2.5-72b-instruct', 'deepseek-v3', 'phi-4']

@@ -3,9 +3,11 @@
 // clients) on the same server, interleaved round by round in the same run.
 // The ratio matches/s ÷ pgbench tps is what to compare across runs. The book
 // is audited afterwards and any broken rule fails the run.
+
 import { execFile } from 'node:child_process'
 import { availableParallelism } from 'node:os'
 import { promisify } from 'node:util'
+import { benchConfig, skipWithoutPostgres } from '@agents/bench-config'
 import { devnetEnv, startDevnet } from '@agents/devnet'
 import { createTestDatabase } from '@agents/service-kit/db'
 import pg from 'pg'
@@ -16,13 +18,14 @@ import { runPgbench } from './run-pgbench.ts'
 import { seedOffers } from './seed-offers.ts'
 import { startServer } from './start-server.ts'
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 10)
-const rounds = Number(process.env.BENCH_ROUNDS ?? 2)
-const poolMax = Number(process.env.BENCH_POOL_MAX ?? 20)
-const serverUrl =
-  process.env.BENCH_DATABASE_URL ??
-  process.env.TEST_DATABASE_URL ??
-  'postgres://postgres@127.0.0.1:5432/test'
+const seconds = benchConfig.swapRail.seconds
+const rounds = benchConfig.swapRail.rounds
+const poolMax = benchConfig.swapRail.poolMax
+const serverUrl = benchConfig.swapRail.databaseUrl
+if (!serverUrl) {
+  skipWithoutPostgres('the swap-rail benchmark')
+  process.exit(0)
+}
 const CLIENTS = 50
 const MODELS = [
   'llama-3.3-70b-instruct',

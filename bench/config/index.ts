@@ -1,0 +1,1 @@
+export { type BenchConfig, benchConfig, SMOKE, skipWithoutPostgres } from './knobs.ts'

@@ -1,0 +1,23 @@
+// `@agents/dating-venue/bench`: the internals the benchmarks in bench/dating-venue
+// measure directly (the beat, the pairing, the floor, the limits, the chat
+// answer's proxy) and the fixtures they seed with. Tests and the server do not use it.
+export { readFloor } from './boards/boards.ts'
+export { personas, personaVectors, posts } from './db/schema.ts'
+export { startFakeEmbeddings } from './fake-embeddings.ts'
+export type { Heart, Prefs } from './heart/heart-schema.ts'
+export { createVenueLimits } from './limits/create-venue-limits.ts'
+export { VENUE_LIMIT_DEFAULTS } from './limits/limit-defaults.ts'
+export { beatOnce } from './matchmaking/beat.ts'
+export { allowedCompiledPair, allowedPair, compileFilter } from './matchmaking/filters.ts'
+export {
+  type PairingCandidate,
+  type PairingStats,
+  pairApproximate,
+  pairCandidates,
+  pairExact,
+} from './matchmaking/pairing.ts'
+export { postJson } from './matchmaking/post-json.ts'
+export { grantCredits } from './orders/credits.ts'
+export { signInToChat } from './testing/chat-fixtures.ts'
+export { startChatStandIn } from './testing/chat-stand-in.ts'
+export { ownerWithDoc } from './testing/intake-fixtures.ts'
