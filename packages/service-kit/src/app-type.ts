@@ -4,13 +4,33 @@ import type { Logger } from './logger.ts'
 
 // Apart from create-app.ts so that the modules createApp uses (openapi.ts)
 // can name the app's type without importing createApp back.
-export type AppEnv = {
-  Variables: {
-    logger: Logger
-    /** Who the request counts for (set by `limitRequests`; absent in apps without limits). */
-    client?: Client
-    /** Counts more of a limit for this client (set by `limitRequests`). */
-    takeLimit?: TakeLimit
-  }
+
+/** What service-kit's own middleware sets on every request (`c.var`). */
+export type AppVariables = {
+  logger: Logger
+  /** Who the request counts for (set by `limitRequests`; absent in apps without limits). */
+  client?: Client
+  /** Counts more of a limit for this client (set by `limitRequests`). */
+  takeLimit?: TakeLimit
 }
-export type App = OpenAPIHono<AppEnv>
+
+/** No variables of a service's own: the default, an app of service-kit's variables only. */
+export type NoVariables = Record<never, never>
+
+/**
+ * An app's Hono env: service-kit's variables and the service's own, which
+ * its middleware sets with `c.set` and its handlers read with `c.var`.
+ *
+ * @example type VenueEnv = AppEnv<{ actor: Actor | null }>
+ */
+export type AppEnv<variables extends object = NoVariables> = { Variables: AppVariables & variables }
+
+/** The app every service starts from, generic over the request variables its own middleware sets. */
+export type App<variables extends object = NoVariables> = OpenAPIHono<AppEnv<variables>>
+
+/**
+ * Any app, as service-kit's mounting helpers see it: they read only
+ * service-kit's variables, which every app has (Hono's env is invariant, so
+ * an `App<{ actor }>` is not an `App` without this view).
+ */
+export const baseApp = <variables extends object>(app: App<variables>) => app as unknown as App

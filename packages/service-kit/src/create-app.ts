@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import { methodNotAllowed } from 'hono/method-not-allowed'
-import type { App, AppEnv } from './app-type.ts'
+import type { App, AppEnv, NoVariables } from './app-type.ts'
 import { ApiError, errorBody } from './errors.ts'
 import {
   type LimitRequestsParameters,
@@ -17,7 +17,7 @@ import { document, json } from './openapi.ts'
 import { sanitizeError } from './sanitize-error.ts'
 import { isUnavailable } from './unavailable.ts'
 
-export type { App, AppEnv } from './app-type.ts'
+export type { App, AppEnv, AppVariables, NoVariables } from './app-type.ts'
 
 export type CreateAppParameters = {
   /** Service name, used in logs, `/health` and the OpenAPI document. */
@@ -58,7 +58,7 @@ const MALFORMED_JSON = 'Malformed JSON in request body'
  * const app = createApp({ name: 'launch-router', version: '0.1.0', logger })
  * app.openapi(listPadsRoute, (c) => c.json(listPads(matrix)))
  */
-export const createApp = ({
+export const createApp = <variables extends object = NoVariables>({
   name,
   version,
   logger,
@@ -72,7 +72,9 @@ export const createApp = ({
   limits,
   metrics,
   metricsToken,
-}: CreateAppParameters): App => {
+}: CreateAppParameters): App<variables> => {
+  // Built as an app of service-kit's variables (all its middleware reads);
+  // the service's own are its middleware's to set.
   const app: App = new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {
       if (!result.success) {
@@ -207,5 +209,5 @@ export const createApp = ({
   })
   if (metrics) mountMetrics(app, { metrics, token: metricsToken })
 
-  return app
+  return app as unknown as App<variables>
 }

@@ -6,7 +6,14 @@ export {
   Port,
   serviceConfigShape,
 } from './config.ts'
-export { type App, type AppEnv, type CreateAppParameters, createApp } from './create-app.ts'
+export {
+  type App,
+  type AppEnv,
+  type AppVariables,
+  type CreateAppParameters,
+  createApp,
+  type NoVariables,
+} from './create-app.ts'
 export { ApiError, type ErrorExtras, errorBody } from './errors.ts'
 export { type Es256Key, loadEs256Key } from './es256-key.ts'
 export { bearerToken } from './http/bearer-token.ts'

@@ -1,12 +1,12 @@
 import type { RouteConfig } from '@hono/zod-openapi'
 import type { Context, MiddlewareHandler } from 'hono'
 import type { z } from 'zod'
-import type { App, AppEnv } from './create-app.ts'
+import { type App, type AppEnv, baseApp, type NoVariables } from './app-type.ts'
 import { ApiError, errorBody } from './errors.ts'
 import { isJsonMediaType } from './http/is-json-media-type.ts'
 import { parseInput } from './parse-input.ts'
 
-export type JsonRouteOptions = {
+export type JsonRouteOptions<variables extends object = NoVariables> = {
   /** Message of the 400 when the body fails its schema (the venue names its own). */
   validationMessage?: string
   /** Message of the 400 when the path params or the query fail theirs; `validationMessage` by default. */
@@ -16,7 +16,7 @@ export type JsonRouteOptions = {
    * a guard registered with the route cannot be bypassed by the order in
    * which other routes or `app.use` calls were registered.
    */
-  middleware?: readonly MiddlewareHandler<AppEnv>[]
+  middleware?: readonly MiddlewareHandler<AppEnv<variables>>[]
 }
 
 type BodyOf<route extends RouteConfig> = route['request'] extends {
@@ -49,11 +49,11 @@ export type JsonRouteInput<route extends RouteConfig> = {
  * behaviour is the same: 415 for a non-JSON body, 400 for malformed JSON,
  * 400 with zod `issues` for a body, path or query that fails its schema.
  */
-export const jsonRoute = <route extends RouteConfig>(
-  app: App,
+export const jsonRoute = <route extends RouteConfig, variables extends object = NoVariables>(
+  app: App<variables>,
   route: route,
   handler: (
-    c: Context<AppEnv>,
+    c: Context<AppEnv<variables>>,
     body: BodyOf<route>,
     input: JsonRouteInput<route>,
   ) => Response | Promise<Response>,
@@ -61,9 +61,9 @@ export const jsonRoute = <route extends RouteConfig>(
     validationMessage = 'invalid request',
     paramsMessage = validationMessage,
     middleware = [],
-  }: JsonRouteOptions = {},
+  }: JsonRouteOptions<variables> = {},
 ) => {
-  app.openAPIRegistry.registerPath(route)
+  baseApp(app).openAPIRegistry.registerPath(route)
   const schema = (
     route.request?.body?.content?.['application/json'] as { schema?: z.ZodType } | undefined
   )?.schema
@@ -71,7 +71,7 @@ export const jsonRoute = <route extends RouteConfig>(
   const querySchema = route.request?.query as z.ZodType | undefined
   const path = route.path.replace(/\{(\w+)\}/g, ':$1')
 
-  const validateJson: MiddlewareHandler<AppEnv> = async function validateJson(c) {
+  const validateJson: MiddlewareHandler<AppEnv<variables>> = async function validateJson(c) {
     const params = paramsSchema && parseInput(paramsSchema, c.req.param(), paramsMessage)
     const query = querySchema && parseInput(querySchema, c.req.query(), paramsMessage)
     // Undeclared parts are read only if the handler asks (most routes have neither).

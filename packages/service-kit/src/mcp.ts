@@ -3,7 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import { CallToolRequestSchema, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js'
 import { HTTPException } from 'hono/http-exception'
-import type { App } from './create-app.ts'
+import { type App, baseApp } from './app-type.ts'
 import { ApiError, errorBody } from './errors.ts'
 import type { Client, TakeLimit } from './limits/client.ts'
 import { limitHeaders, tooManyRequestsResponse } from './limits/limit-requests.ts'
@@ -104,10 +104,11 @@ const runTool = async (tool: McpTool, args: unknown, logger: Logger, context: Mc
  * each request gets a fresh server and transport, so any replica can answer it.
  * Tool errors carry the same `{ error }` bodies as the HTTP routes.
  */
-export const mountMcp = (
-  app: App,
+export const mountMcp = <variables extends object>(
+  anyApp: App<variables>,
   { name, version, tools, path = '/mcp', limits }: MountMcpParameters,
 ) => {
+  const app = baseApp(anyApp)
   const byName = new Map(tools.map((tool) => [tool.name, tool]))
   const buildServer = (logger: Logger, context: McpCallContext) => {
     const server = new McpServer({ name, version })

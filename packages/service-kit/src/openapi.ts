@@ -28,7 +28,10 @@ export const freeRead = { security: [] as Array<Record<string, string[]>> }
  *
  * @example app.get(document(app, { method: 'get', path: '/v1/offers/{id}', ... }), handler)
  */
-export const document = <route extends RouteConfig>(app: App, route: route) => {
+export const document = <route extends RouteConfig>(
+  app: Pick<App, 'openAPIRegistry'>,
+  route: route,
+) => {
   app.openAPIRegistry.registerPath(createRoute(route))
   return route.path.replace(/\{(\w+)\}/g, ':$1')
 }

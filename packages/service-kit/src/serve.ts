@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net'
 import { serve as serveNode } from '@hono/node-server'
-import type { App } from './create-app.ts'
+import type { App, NoVariables } from './app-type.ts'
 import type { Logger } from './logger.ts'
 
 export type ServeParameters = {
@@ -17,20 +17,20 @@ export type ServeParameters = {
   shutdownTimeoutMs?: number
 }
 
-export type RunningServer = {
+export type RunningServer<variables extends object = NoVariables> = {
   url: string
   port: number
   close: () => Promise<void>
   /** The app being served (tests compare its registered routes with its document). */
-  app: App
+  app: App<variables>
 }
 
 /**
  * Starts `app` on `host:port` and resolves once it listens. `close` stops
  * accepting, waits for in-flight requests, then runs `onClose`.
  */
-export const serve = (
-  app: App,
+export const serve = <variables extends object = NoVariables>(
+  app: App<variables>,
   {
     port,
     host = '127.0.0.1',
@@ -40,7 +40,7 @@ export const serve = (
     handleSignals = false,
     shutdownTimeoutMs = 10_000,
   }: ServeParameters,
-): Promise<RunningServer> =>
+): Promise<RunningServer<variables>> =>
   new Promise((resolve) => {
     const server = serveNode({ fetch: app.fetch, port, hostname: host }, (info: AddressInfo) => {
       const shownHost = host.includes(':') ? `[${host}]` : host

@@ -1,9 +1,9 @@
-import type { App } from './create-app.ts'
+import type { App } from './app-type.ts'
 import { createLogger } from './logger.ts'
 import { serve } from './serve.ts'
 
 /** Starts `app` on an ephemeral loopback port for a test; call `close` in `afterAll`. */
-export const startTestServer = (app: App) =>
+export const startTestServer = <variables extends object>(app: App<variables>) =>
   serve(app, { port: 0, logger: createLogger({ name: 'test', level: 'silent' }) })
 
 /** POSTs JSON (or a raw string body) and returns the status, headers and parsed body. */
@@ -36,7 +36,7 @@ type OpenApiPaths = { paths?: Record<string, Record<string, unknown>> }
  *
  * @example expect(undocumentedRoutes(app, await (await app.request('/openapi.json')).json())).toEqual([])
  */
-export const undocumentedRoutes = (app: App, openapi: OpenApiPaths) => {
+export const undocumentedRoutes = (app: Pick<App, 'routes'>, openapi: OpenApiPaths) => {
   const documented = new Set(
     Object.entries(openapi.paths ?? {}).flatMap(([path, operations]) =>
       Object.keys(operations).map(

@@ -1,6 +1,5 @@
 import { PaymentsHealthSchema, paymentsHealth } from '@agents/payments'
 import {
-  type App,
   createApp,
   document,
   errors,
@@ -14,7 +13,7 @@ import { registerAdminRoutes } from './admin/admin-routes.ts'
 import { registerAdmissionRoutes } from './admission/admission-routes.ts'
 import { registerAgentRoutes } from './agents/agent-routes.ts'
 import { registerBoardRoutes } from './boards/board-routes.ts'
-import { registerChatSessionRoutes } from './chat/chat-page-routes.ts'
+import { registerChatPageRoutes } from './chat/chat-page-routes.ts'
 import { registerCompatibilityRoutes } from './compatibility/compatibility-routes.ts'
 import { registerConsoleRoutes } from './console/console-routes.ts'
 import { registerCoupleRoutes } from './couples/couple-routes.ts'
@@ -29,6 +28,7 @@ import { registerIntakeRoutes } from './intake/intake-routes.ts'
 import { registerSubmitDocRoutes } from './intake/submit-doc-routes.ts'
 import type { VenueLimitName } from './limits/limit-defaults.ts'
 import { registerChatAskRoutes } from './matchmaker/ask-routes.ts'
+import { registerDraftRoutes } from './matchmaker/draft-routes.ts'
 import { venueTools } from './mcp-tools.ts'
 import { registerJwksRoute } from './notify/jwks-routes.ts'
 import { registerSecuritySchemes, SECURITY } from './openapi.ts'
@@ -36,6 +36,8 @@ import { registerChatTopupRoutes } from './orders/chat-topup-routes.ts'
 import { registerOrderRoutes } from './orders/order-routes.ts'
 import { registerReportRoutes } from './reports/report-routes.ts'
 import { registerReviewRoutes } from './review/review-routes.ts'
+import type { VenueApp, VenueVariables } from './venue-env.ts'
+import { registerWalletSessionRoutes } from './wallet-session/wallet-session-routes.ts'
 
 export const SERVICE_NAME = 'dating-venue'
 export const API_VERSION = '0.1.0'
@@ -57,8 +59,8 @@ export const buildApp = (
     maxBodyBytes?: number
     metricsToken?: string | undefined
   },
-): App => {
-  const app = createApp({
+): VenueApp => {
+  const app = createApp<VenueVariables>({
     name: SERVICE_NAME,
     version: API_VERSION,
     logger: deps.logger,
@@ -127,7 +129,9 @@ export const buildApp = (
   registerCompatibilityRoutes(app, deps)
   registerFeaturedRoutes(app, deps)
   registerOrderRoutes(app, deps)
-  registerChatSessionRoutes(app, deps)
+  registerWalletSessionRoutes(app, deps)
+  registerChatPageRoutes(app, deps)
+  registerDraftRoutes(app, deps)
   registerChatAskRoutes(app, deps)
   registerChatTopupRoutes(app, deps)
   registerSubmitDocRoutes(app, deps)

@@ -32,7 +32,7 @@ export const SECURITY: Record<
 }
 
 /** The security schemes SECURITY names, in `components.securitySchemes`. */
-export const registerSecuritySchemes = (app: App) => {
+export const registerSecuritySchemes = (app: Pick<App, 'openAPIRegistry'>) => {
   const { openAPIRegistry: registry } = app
   registry.registerComponent('securitySchemes', 'credential', {
     type: 'http',

@@ -8,7 +8,7 @@ import {
   Histogram,
   Registry,
 } from 'prom-client'
-import type { App } from '../app-type.ts'
+import { type App, baseApp } from '../app-type.ts'
 import { errorBody } from '../errors.ts'
 import { bearerToken } from '../http/bearer-token.ts'
 import { document, errors } from '../openapi.ts'
@@ -112,10 +112,11 @@ const digest = (value: string) => createHash('sha256').update(value).digest()
  * token compared in constant time. Without a configured token the route
  * answers 403, so metrics are never public by accident.
  */
-export const mountMetrics = (
-  app: App,
+export const mountMetrics = <variables extends object>(
+  anyApp: App<variables>,
   { metrics, token }: { metrics: Metrics; token: string | undefined },
 ) => {
+  const app = baseApp(anyApp)
   const expected = token === undefined ? undefined : digest(token)
   const path = document(app, {
     method: 'get',

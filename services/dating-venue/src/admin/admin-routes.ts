@@ -1,12 +1,4 @@
-import {
-  ApiError,
-  type App,
-  document,
-  errors,
-  json,
-  parseInput,
-  readJsonBody,
-} from '@agents/service-kit'
+import { ApiError, document, errors, json, parseInput, readJsonBody } from '@agents/service-kit'
 import { operatorOf, requireOperator } from '../console/operator-guard.ts'
 import { events } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
@@ -14,6 +6,7 @@ import { answerOf } from '../http/refusal.ts'
 import { runBeat } from '../matchmaking/beat.ts'
 import { venueJobMetrics } from '../metrics/venue-job-metrics.ts'
 import { SECURITY } from '../openapi.ts'
+import type { VenueApp } from '../venue-env.ts'
 import { ADMIN_ERRORS } from './admin-errors.ts'
 import {
   BeatBody,
@@ -38,7 +31,7 @@ const OPERATOR_ERRORS = {
  * introduction. Bodies are read with `readJsonBody` (no body and no type
  * reads as `{}`, which the beat needs) and checked by their schemas.
  */
-export const registerAdminRoutes = (app: App, deps: VenueDeps) => {
+export const registerAdminRoutes = (app: VenueApp, deps: VenueDeps) => {
   // The one operator guard, passed with each route: it holds whatever was registered before
   // (an `app.use('/admin/*')` registered after a route never runs for it).
   const operator = requireOperator(deps)

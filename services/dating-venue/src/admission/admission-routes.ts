@@ -1,15 +1,16 @@
-import { ApiError, type App, errors, json, jsonRoute } from '@agents/service-kit'
+import { ApiError, errors, json, jsonRoute } from '@agents/service-kit'
 import { createRoute } from '@hono/zod-openapi'
 import { clientKeyOf } from '../budget/client-key.ts'
 import { acceptCredential, optionalCredentialOf } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
 import { SECURITY } from '../openapi.ts'
+import type { VenueApp } from '../venue-env.ts'
 import { submitPersona } from './admission.ts'
 import { ADMISSION_ERRORS } from './admission-errors.ts'
 import { Admitted, NotAdmitted, PersonaBody } from './admission-schemas.ts'
 
 /** Entering a persona. */
-export const registerAdmissionRoutes = (app: App, deps: VenueDeps) => {
+export const registerAdmissionRoutes = (app: VenueApp, deps: VenueDeps) => {
   jsonRoute(
     app,
     createRoute({

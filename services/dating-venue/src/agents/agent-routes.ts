@@ -1,8 +1,9 @@
-import { ApiError, type App, errors, json, jsonRoute } from '@agents/service-kit'
+import { ApiError, errors, json, jsonRoute } from '@agents/service-kit'
 import { createRoute } from '@hono/zod-openapi'
 import { acceptCredential, optionalCredentialOf } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
 import { SECURITY } from '../openapi.ts'
+import type { VenueApp } from '../venue-env.ts'
 import { AGENT_ERRORS } from './agent-errors.ts'
 import {
   AgentActive,
@@ -15,7 +16,7 @@ import { registerAgent } from './register-agent.ts'
 import { verifyAgent } from './verify-agent.ts'
 
 /** Agent endpoints: registration and proof of control. */
-export const registerAgentRoutes = (app: App, deps: VenueDeps) => {
+export const registerAgentRoutes = (app: VenueApp, deps: VenueDeps) => {
   jsonRoute(
     app,
     createRoute({

@@ -1,6 +1,5 @@
 import {
   ApiError,
-  type App,
   type AppEnv,
   document,
   errors,
@@ -14,6 +13,7 @@ import { clientKeyOf } from '../budget/client-key.ts'
 import { credentialOf, requireCredential } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
 import { SECURITY } from '../openapi.ts'
+import type { VenueApp } from '../venue-env.ts'
 import { BOARD_ERRORS } from './board-errors.ts'
 import { Blocked, BoardItems, BoardParams, Held, PostBody, Published } from './board-schemas.ts'
 import { readBoard } from './boards.ts'
@@ -28,7 +28,7 @@ const agentBoardsOnly: MiddlewareHandler<AppEnv> = async function agentBoardsOnl
 }
 
 /** The boards: posting and reading. */
-export const registerBoardRoutes = (app: App, deps: VenueDeps) => {
+export const registerBoardRoutes = (app: VenueApp, deps: VenueDeps) => {
   jsonRoute(
     app,
     createRoute({

@@ -1,10 +1,11 @@
-import { ApiError, type App, errors, json, jsonRoute, RowId } from '@agents/service-kit'
+import { ApiError, errors, json, jsonRoute, RowId } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import { credentialOf, requireCredential } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
 import { SECURITY } from '../openapi.ts'
 import { PaymentChallenge } from '../orders/payment-answers.ts'
 import { verifyPaymentAhead } from '../orders/verify-payment-ahead.ts'
+import type { VenueApp } from '../venue-env.ts'
 import { REPORT_ERRORS } from './compatibility-errors.ts'
 import { buyCompatibilityReport, REPORT_PATH, REPORT_TERMS } from './compatibility-report.ts'
 
@@ -51,7 +52,7 @@ const Credited = z
   })
 
 /** The paid compatibility report. */
-export const registerCompatibilityRoutes = (app: App, deps: VenueDeps) => {
+export const registerCompatibilityRoutes = (app: VenueApp, deps: VenueDeps) => {
   jsonRoute(
     app,
     createRoute({

@@ -1,10 +1,11 @@
-import { ApiError, type App, document, errors, json, jsonRoute } from '@agents/service-kit'
+import { ApiError, document, errors, json, jsonRoute } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import type { VenueDeps } from '../deps.ts'
 import { scriptPage } from '../http/script-page.ts'
 import { SECURITY } from '../openapi.ts'
-import { issueNonce } from '../wallet-session/wallet-session.ts'
+import type { VenueApp } from '../venue-env.ts'
+import { registerNonceRoute } from '../wallet-session/nonce-route.ts'
 import { adminSnapshot } from './admin-snapshot.ts'
 import { consolePage } from './console-page.ts'
 import {
@@ -46,7 +47,7 @@ const html = (summary: string) => ({
  * the snapshot, the review queue, the chart's days, and the actions that
  * join the beat, settings, broker and review actions of `admin/`.
  */
-export const registerConsoleRoutes = (app: App, deps: VenueDeps) => {
+export const registerConsoleRoutes = (app: VenueApp, deps: VenueDeps) => {
   const operator = requireOperator(deps)
   const cookie = (expiresAt?: Date) => ({
     httpOnly: true,
@@ -57,31 +58,16 @@ export const registerConsoleRoutes = (app: App, deps: VenueDeps) => {
   })
   const operatorSecurity = SECURITY.operator
 
-  jsonRoute(
-    app,
-    createRoute({
-      method: 'post',
-      path: '/api/operator/session/nonce',
-      summary: "A one-time nonce and the fields of the console's SIWE message",
-      security: [],
-      responses: {
-        200: json(OperatorNonce, 'sign an EIP-4361 message with these'),
-        ...errors({ 404: GUARD_ERRORS[404] }),
-      },
-    }),
-    async (c) => {
+  registerNonceRoute(app, deps, {
+    path: '/api/operator/session/nonce',
+    summary: "A one-time nonce and the fields of the console's SIWE message",
+    statement: 'Sign in to the venue console.',
+    schema: OperatorNonce,
+    refuse: () => {
       if (!hasConsole(deps)) throw new ApiError(404, 'no such room')
-      const { nonce, expiresAt } = await issueNonce(deps)
-      return c.json({
-        nonce,
-        domain: deps.humanChat.siweDomain(),
-        uri: deps.humanChat.origin(),
-        chainId: 8453 as const,
-        statement: 'Sign in to the venue console.',
-        expiresAt: expiresAt.toISOString(),
-      })
     },
-  )
+    refusals: { 404: GUARD_ERRORS[404] },
+  })
 
   jsonRoute(
     app,

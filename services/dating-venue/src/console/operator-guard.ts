@@ -1,8 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { ApiError, bearerToken } from '@agents/service-kit'
-import type { Context, MiddlewareHandler } from 'hono'
+import type { Context } from 'hono'
 import { getCookie } from 'hono/cookie'
 import type { VenueDeps } from '../deps.ts'
+import type { VenueContext, VenueMiddleware, VenueVariables } from '../venue-env.ts'
 import { OPERATOR_COOKIE, OPERATOR_ERRORS, operatorOfSession } from './operator-session.ts'
 
 export type OperatorGuardDeps = Pick<
@@ -12,8 +13,8 @@ export type OperatorGuardDeps = Pick<
 
 const digest = (value: string) => createHash('sha256').update(value).digest()
 
-/** The operator a guarded route acts for: a console wallet, or `token` for the bearer token. */
-const operators = new WeakMap<Context, string>()
+/** What `requireOperator` sets: the operator a guarded route acts for, a console wallet or `token`. */
+export type OperatorVariables = Pick<VenueVariables, 'operator'>
 
 /** Whether this venue has a console at all: a token or at least one operator wallet. */
 export const hasConsole = (deps: Pick<VenueDeps, 'adminToken' | 'operatorWallets'>) =>
@@ -54,7 +55,7 @@ export const operatorOfRequest = async (
  * session that ended, 401.
  */
 export const requireOperator =
-  (deps: OperatorGuardDeps): MiddlewareHandler =>
+  (deps: OperatorGuardDeps): VenueMiddleware =>
   async (c, next) => {
     if (!hasConsole(deps)) throw new ApiError(404, 'no such room')
     const operator = await operatorOfRequest(deps, c)
@@ -62,13 +63,13 @@ export const requireOperator =
       throw bearerToken(c.req.header('authorization'))
         ? new ApiError(403, OPERATOR_ERRORS.notRecognised)
         : new ApiError(401, OPERATOR_ERRORS.required)
-    operators.set(c, operator)
+    c.set('operator', operator)
     return next()
   }
 
 /** Who a `requireOperator` route acts for, named in the events its actions record. */
-export const operatorOf = (c: Context) => {
-  const operator = operators.get(c)
+export const operatorOf = (c: VenueContext) => {
+  const operator = c.get('operator')
   if (!operator) throw new Error('route reads an operator its guard never resolved')
   return operator
 }

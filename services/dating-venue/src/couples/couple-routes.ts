@@ -1,4 +1,4 @@
-import { type App, document, errors, json, jsonRoute, parseInput } from '@agents/service-kit'
+import { document, errors, json, jsonRoute, parseInput } from '@agents/service-kit'
 import { createRoute } from '@hono/zod-openapi'
 import { clientKeyOf } from '../budget/client-key.ts'
 import { credentialOf, requireCredential } from '../credentials/actor-middleware.ts'
@@ -7,6 +7,7 @@ import type { VenueDeps } from '../deps.ts'
 import { paramsFirst, queryFirst } from '../http/params-first.ts'
 import { answerOf } from '../http/refusal.ts'
 import { SECURITY } from '../openapi.ts'
+import type { VenueApp } from '../venue-env.ts'
 import { CHAT_ERRORS } from '../wallet-session/chat-errors.ts'
 import { COUPLE_ERRORS } from './couple-errors.ts'
 import {
@@ -28,7 +29,7 @@ const CREDENTIAL_ERRORS = {
 }
 
 /** Courtship: turns, withdrawal, reading a couple. */
-export const registerCoupleRoutes = (app: App, deps: VenueDeps) => {
+export const registerCoupleRoutes = (app: VenueApp, deps: VenueDeps) => {
   const credential = requireCredential(deps, COUPLE_ERRORS.actingFor, { chatSession: true })
   const coupleId = paramsFirst(CoupleParams, COUPLE_ERRORS.badCoupleId)
   const personaIdFirst = queryFirst(CoupleReadQuery, COUPLE_ERRORS.personaIdRequired)

@@ -1,20 +1,19 @@
 import { ApiError, bearerToken } from '@agents/service-kit'
-import type { Context, MiddlewareHandler } from 'hono'
+import type { Context } from 'hono'
 import type { VenueDatabase } from '../db/open.ts'
+import type { VenueContext, VenueMiddleware, VenueVariables } from '../venue-env.ts'
 import { type Actor, authenticate } from './actors.ts'
 import { type ChatSessionDeps, chatSessionOwner, chatSessionSubject } from './chat-actor.ts'
 
 /**
  * Who a request speaks for, resolved once by the route's middleware before
- * the body is read, and read by the handler with `credentialOf(c)`,
- * `humanOf(c)` or `optionalCredentialOf(c)`. Logic functions then take the
- * resolved actor, never the header.
- *
- * Kept beside the request rather than in Hono's variables so the type stays
- * the venue's own (service-kit's context knows nothing of owners).
+ * the body is read (`c.set('actor')`, `c.set('human')`), and read by the
+ * handler with `credentialOf(c)`, `humanOf(c)` or `optionalCredentialOf(c)`.
+ * Logic functions then take the resolved actor, never the header.
  */
-const resolved = new WeakMap<Context, Actor | undefined>()
-const humans = new WeakMap<Context, string>()
+export type CredentialVariables = Pick<VenueVariables, 'actor'>
+/** What `requireHuman` sets: the login subject. */
+export type HumanVariables = Pick<VenueVariables, 'human'>
 
 const MISSING_RESOLUTION = 'route reads an actor its middleware never resolved'
 
@@ -74,10 +73,10 @@ export const requireCredential = (
   deps: CredentialDeps,
   what: string,
   options: CredentialOptions = {},
-): MiddlewareHandler =>
+): VenueMiddleware =>
   async function credentialRequired(c, next) {
-    resolved.set(
-      c,
+    c.set(
+      'actor',
       (await resolveActor(deps, c, what, options)) ??
         (await authenticate(deps.database, undefined, what)),
     )
@@ -92,9 +91,9 @@ export const acceptCredential = (
   deps: CredentialDeps,
   what: string,
   options: CredentialOptions = {},
-): MiddlewareHandler =>
+): VenueMiddleware =>
   async function credentialAccepted(c, next) {
-    resolved.set(c, await resolveActor(deps, c, what, options))
+    c.set('actor', (await resolveActor(deps, c, what, options)) ?? null)
     await next()
   }
 
@@ -115,14 +114,14 @@ export const requireHuman = (
     humanChat?: ChatSessionDeps['humanChat']
   },
   { chatSession = false }: CredentialOptions = {},
-): MiddlewareHandler =>
+): VenueMiddleware =>
   async function humanRequired(c, next) {
     const token = bearerToken(c.req.header('authorization'))
     const fromChat =
       !token && chatSession && deps.database && deps.humanChat
         ? await chatSessionSubject({ database: deps.database, humanChat: deps.humanChat }, c)
         : undefined
-    humans.set(c, fromChat ?? (await signedInHuman(deps, token)))
+    c.set('human', fromChat ?? (await signedInHuman(deps, token)))
     await next()
   }
 
@@ -136,21 +135,22 @@ export const signedInHuman = async (deps: { login: LoginVerifier }, token: strin
 }
 
 /** The owner or agent a `requireCredential` route speaks for. */
-export const credentialOf = (c: Context): Actor => {
-  const actor = resolved.get(c)
+export const credentialOf = (c: VenueContext): Actor => {
+  const actor = c.get('actor')
   if (!actor) throw new Error(MISSING_RESOLUTION)
   return actor
 }
 
 /** The owner or agent an `acceptCredential` route speaks for, if a credential was sent. */
-export const optionalCredentialOf = (c: Context): Actor | undefined => {
-  if (!resolved.has(c)) throw new Error(MISSING_RESOLUTION)
-  return resolved.get(c)
+export const optionalCredentialOf = (c: VenueContext): Actor | undefined => {
+  const actor = c.get('actor')
+  if (actor === undefined) throw new Error(MISSING_RESOLUTION)
+  return actor ?? undefined
 }
 
 /** The login subject a `requireHuman` route speaks for. */
-export const humanOf = (c: Context): string => {
-  const subject = humans.get(c)
+export const humanOf = (c: VenueContext): string => {
+  const subject = c.get('human')
   if (subject === undefined) throw new Error(MISSING_RESOLUTION)
   return subject
 }

@@ -1,6 +1,5 @@
 import {
   ApiError,
-  type App,
   bearerToken,
   document,
   errors,
@@ -10,7 +9,6 @@ import {
 } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import { eq } from 'drizzle-orm'
-import type { Context, MiddlewareHandler } from 'hono'
 import { operatorOfRequest } from '../console/operator-guard.ts'
 import { signedInHuman } from '../credentials/actor-middleware.ts'
 import { authenticate, requireOwner } from '../credentials/actors.ts'
@@ -18,7 +16,8 @@ import { chatSessionOwner } from '../credentials/chat-actor.ts'
 import { owners } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
 import { SECURITY } from '../openapi.ts'
-import { type ErasedBy, eraseOwner } from './erase-owner.ts'
+import type { VenueApp, VenueMiddleware, VenueVariables } from '../venue-env.ts'
+import { eraseOwner } from './erase-owner.ts'
 
 const OwnerParams = z.object({
   ownerId: RowIdParam.openapi({ param: { name: 'ownerId', in: 'path' }, example: 1 }),
@@ -40,13 +39,12 @@ const Erased = z
   })
   .openapi('OwnerErased')
 
-const ownerIds = new WeakMap<Context, number>()
-const erasers = new WeakMap<Context, ErasedBy>()
-const operators = new WeakMap<Context, string>()
+/** What erasure's middleware sets: the owner in the path, who erases it, and the operator when it is one. */
+export type ErasureVariables = Pick<VenueVariables, 'ownerId' | 'eraser' | 'operator'>
 
 /** `:ownerId` as a possible row id, before anything reads the database: else 400 `bad owner id`. */
-const ownerParam: MiddlewareHandler = async function ownerParam(c, next) {
-  ownerIds.set(c, parseInput(OwnerParams, c.req.param(), 'bad owner id').ownerId)
+const ownerParam: VenueMiddleware = async function ownerParam(c, next) {
+  c.set('ownerId', parseInput(OwnerParams, c.req.param(), 'bad owner id').ownerId)
   await next()
 }
 
@@ -62,9 +60,9 @@ const ownerParam: MiddlewareHandler = async function ownerParam(c, next) {
  * that does not exist: 404 (an owner credential for it is 403, as for any
  * credential that is not live).
  */
-const eraserOf = (deps: VenueDeps): MiddlewareHandler =>
+const eraserOf = (deps: VenueDeps): VenueMiddleware =>
   async function eraser(c, next) {
-    const ownerId = ownerIds.get(c)!
+    const ownerId = c.get('ownerId')!
     const exists = async () => {
       const [owner] = await deps.database.db
         .select({ humanSubject: owners.humanSubject })
@@ -77,31 +75,31 @@ const eraserOf = (deps: VenueDeps): MiddlewareHandler =>
     const bearer = bearerToken(c.req.header('authorization'))
     if (operator) {
       await exists()
-      erasers.set(c, 'operator')
-      operators.set(c, operator)
+      c.set('eraser', 'operator')
+      c.set('operator', operator)
     } else if (!bearer) {
       // The human of the chat page: its session acts for the owner its wallet keys.
       const actor = await chatSessionOwner(deps, c)
       if (!actor) throw new ApiError(401, 'credential required: acting for this owner')
       await exists()
       requireOwner(actor, ownerId)
-      erasers.set(c, 'human')
+      c.set('eraser', 'human')
     } else if (/^v[oa]_/.test(bearer)) {
       const actor = await authenticate(deps.database, `Bearer ${bearer}`, 'acting for this owner')
       requireOwner(actor, ownerId)
-      erasers.set(c, actor.kind)
+      c.set('eraser', actor.kind)
     } else {
       const subject = await signedInHuman(deps, bearer)
       const owner = await exists()
       if (owner.humanSubject !== subject)
         throw new ApiError(403, 'login does not act for this owner')
-      erasers.set(c, 'human')
+      c.set('eraser', 'human')
     }
     await next()
   }
 
 /** Erasure: an owner and everything of it leave the venue. */
-export const registerErasureRoutes = (app: App, deps: VenueDeps) => {
+export const registerErasureRoutes = (app: VenueApp, deps: VenueDeps) => {
   const path = document(app, {
     method: 'delete',
     path: '/api/owners/{ownerId}',
@@ -122,10 +120,10 @@ export const registerErasureRoutes = (app: App, deps: VenueDeps) => {
     },
   })
   app.delete(path, ownerParam, eraserOf(deps), async (c) => {
-    const operator = operators.get(c)
+    const operator = c.get('operator')
     const answer = await eraseOwner(deps, {
-      ownerId: ownerIds.get(c)!,
-      by: erasers.get(c)!,
+      ownerId: c.get('ownerId')!,
+      by: c.get('eraser')!,
       ...(operator ? { operator } : {}),
     })
     if (!answer) throw new ApiError(404, 'no such owner')

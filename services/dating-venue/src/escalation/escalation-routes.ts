@@ -1,6 +1,5 @@
 import {
   ApiError,
-  type App,
   document,
   errors,
   json,
@@ -23,6 +22,7 @@ import { paramsFirst } from '../http/params-first.ts'
 import { answerOf } from '../http/refusal.ts'
 import { scriptPage } from '../http/script-page.ts'
 import { SECURITY } from '../openapi.ts'
+import type { VenueApp } from '../venue-env.ts'
 import { CHAT_ERRORS } from '../wallet-session/chat-errors.ts'
 import { claimInvite } from './claim.ts'
 import { claimPage } from './claim-page.ts'
@@ -51,7 +51,7 @@ const CHAT_403 = `with the chat session: ${CHAT_ERRORS.crossSite}, ${CHAT_ERRORS
 const HUMAN_401 = 'auth verification failed (with reason): a login token, not an agent credential'
 
 /** Intro consent, invites, the human's claim and its page, the reveal. */
-export const registerEscalationRoutes = (app: App, deps: VenueDeps) => {
+export const registerEscalationRoutes = (app: VenueApp, deps: VenueDeps) => {
   // The human of the chat page has no credential: its session acts for the owner its wallet keys.
   const forOwner = requireCredential(deps, ESCALATION_ERRORS.actingForOwner, { chatSession: true })
   const human = requireHuman(deps, { chatSession: true })

@@ -1,9 +1,10 @@
-import { ApiError, type App, errors, json, jsonRoute, RowId, SafeText } from '@agents/service-kit'
+import { ApiError, errors, json, jsonRoute, RowId, SafeText } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import { credentialOf, requireCredential } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
 import { SECURITY } from '../openapi.ts'
 import { PaymentChallenge } from '../orders/payment-answers.ts'
+import type { VenueApp } from '../venue-env.ts'
 import { FEATURED_ERRORS } from './featured-errors.ts'
 import { buyFeaturedSlot, FEATURED_PATH } from './featured-post.ts'
 
@@ -38,7 +39,7 @@ const Full = z
   .openapi('FeaturedSlotsFull')
 
 /** The paid featured slot. */
-export const registerFeaturedRoutes = (app: App, deps: VenueDeps) => {
+export const registerFeaturedRoutes = (app: VenueApp, deps: VenueDeps) => {
   jsonRoute(
     app,
     createRoute({

@@ -1,8 +1,9 @@
-import { type App, clientAddress, document, errors } from '@agents/service-kit'
+import { clientAddress, document, errors } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import { readFloorPage } from '../boards/boards.ts'
 import type { VenueDeps } from '../deps.ts'
 import { SECURITY } from '../openapi.ts'
+import type { VenueApp } from '../venue-env.ts'
 import { FLOOR_REFUSED, refuseFloorStream } from './refuse-floor-stream.ts'
 import { streamFloor } from './stream-floor.ts'
 
@@ -33,7 +34,7 @@ export const FloorItemSchema = z
 const Floor = z.object({ items: z.array(FloorItemSchema) }).openapi('Floor')
 
 /** The floor: JSON and a live stream. */
-export const registerFloorRoutes = (app: App, deps: VenueDeps) => {
+export const registerFloorRoutes = (app: VenueApp, deps: VenueDeps) => {
   const floorPath = document(app, {
     method: 'get',
     path: '/api/floor',

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto'
-import { type App, document, SafeText } from '@agents/service-kit'
+import { document, SafeText } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import { SECURITY } from '../openapi.ts'
+import type { VenueApp } from '../venue-env.ts'
 import { IDENTITY_DONE_PATH, identityDonePage } from './identity-done-page.ts'
 
 /**
@@ -9,7 +10,7 @@ import { IDENTITY_DONE_PATH, identityDonePage } from './identity-done-page.ts'
  * sends the human's browser after the check. Only a page: the result comes
  * from the signed webhook (POST /api/identity/webhook/idp).
  */
-export const registerIdentityDonePage = (app: App) => {
+export const registerIdentityDonePage = (app: VenueApp) => {
   const path = document(app, {
     method: 'get',
     path: IDENTITY_DONE_PATH,

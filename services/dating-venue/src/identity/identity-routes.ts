@@ -1,6 +1,5 @@
 import {
   ApiError,
-  type App,
   bearerToken,
   document,
   errors,
@@ -13,6 +12,7 @@ import { signedInHuman } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
 import { answerOf } from '../http/refusal.ts'
 import { SECURITY } from '../openapi.ts'
+import type { VenueApp } from '../venue-env.ts'
 import { applyIdentityEvent } from './apply-identity-event.ts'
 import { registerIdentityDonePage } from './identity-done-route.ts'
 import { IDENTITY_ERRORS } from './identity-errors.ts'
@@ -26,7 +26,7 @@ import { claimedOwner, newIdentitySession } from './identity-session.ts'
 import { WebhookBody } from './webhook.ts'
 
 /** The identity check: a new session for a claimed owner, the provider's webhook and its effect, the page the human returns to. */
-export const registerIdentityRoutes = (app: App, deps: VenueDeps) => {
+export const registerIdentityRoutes = (app: VenueApp, deps: VenueDeps) => {
   registerIdentityDonePage(app)
 
   const sessionPath = document(app, {

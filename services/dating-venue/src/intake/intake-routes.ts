@@ -1,14 +1,15 @@
-import { ApiError, type App, errors, json, jsonRoute } from '@agents/service-kit'
+import { ApiError, errors, json, jsonRoute } from '@agents/service-kit'
 import { createRoute } from '@hono/zod-openapi'
 import type { VenueDeps } from '../deps.ts'
 import { SECURITY } from '../openapi.ts'
 import { PaymentChallenge, PaymentPending } from '../orders/payment-answers.ts'
+import type { VenueApp } from '../venue-env.ts'
 import { submitHeartFile } from './heart-file.ts'
 import { INTAKE_ERRORS } from './intake-errors.ts'
 import { AdultOnly, HeartFileBody, HeartFiled } from './intake-schemas.ts'
 
 /** Filing a dating doc (paid). */
-export const registerIntakeRoutes = (app: App, deps: VenueDeps) => {
+export const registerIntakeRoutes = (app: VenueApp, deps: VenueDeps) => {
   jsonRoute(
     app,
     createRoute({

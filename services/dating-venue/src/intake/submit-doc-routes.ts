@@ -1,8 +1,9 @@
-import { ApiError, type App, errors, json, jsonRoute, SafeText } from '@agents/service-kit'
+import { ApiError, errors, json, jsonRoute, SafeText } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import { PersonaBody } from '../admission/admission-schemas.ts'
 import type { VenueDeps } from '../deps.ts'
 import { PaymentChallenge, PaymentPending } from '../orders/payment-answers.ts'
+import type { VenueApp } from '../venue-env.ts'
 import { CHAT_ERRORS } from '../wallet-session/chat-errors.ts'
 import { chatWalletOf, requireChatWallet } from '../wallet-session/wallet-session.ts'
 import { SUBMIT_DOC_ERRORS, SUBMIT_DOC_PATH, submitDoc } from './submit-doc.ts'
@@ -34,7 +35,7 @@ const Submitted = z
 const INVALID = 'invalid submission'
 
 /** Submitting the drafted doc from the chat page (paid: doc_submit 1.00 USDC). */
-export const registerSubmitDocRoutes = (app: App, deps: VenueDeps) => {
+export const registerSubmitDocRoutes = (app: VenueApp, deps: VenueDeps) => {
   jsonRoute(
     app,
     createRoute({

@@ -1,56 +1,37 @@
-import { type App, errors, json, jsonRoute, SafeText } from '@agents/service-kit'
+import { errors, json, jsonRoute } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
-import type { MiddlewareHandler } from 'hono'
 import { getCookie } from 'hono/cookie'
 import { clientKeyOf } from '../budget/client-key.ts'
 import { credentialOf, requireCredential } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
 import { PaymentChallenge } from '../orders/payment-answers.ts'
+import type { VenueApp, VenueMiddleware, VenueVariables } from '../venue-env.ts'
 import { CHAT_COOKIE, chatWalletOf, requireChatWallet } from '../wallet-session/wallet-session.ts'
 import { ASK_PATH, askAsAgent, askAsHuman } from './ask.ts'
-import { ChatDraft } from './matchmaker-schemas.ts'
+import { Answer, AskBody } from './matchmaker-schemas.ts'
 
-const AskBody = z
-  .object({ message: SafeText.trim().min(1).max(2000) })
-  .strict()
-  .openapi('ChatAsk')
-
-const Answer = z
-  .object({
-    ok: z.literal(true),
-    answer: z.string().optional(),
-    withheld: z
-      .string()
-      .optional()
-      .openapi({ description: 'why the message or the answer was withheld (counted as used)' }),
-    paidWith: z.enum(['free message', 'credits', 'payment', 'interview (free)']),
-    draft: ChatDraft.optional(),
-    freeLeft: z.number().int().optional(),
-    credits: z.number().int().optional(),
-    orderId: z.string().optional(),
-  })
-  .openapi('ChatAnswer')
-
-const asked = new WeakSet<object>()
+/** What `resolveAsker` sets: who asks, besides what the chat-wallet or credential middleware sets. */
+export type AskerVariables = Pick<VenueVariables, 'asker'>
 
 /** Either a human's chat session or a venue credential. */
 const ASK_SECURITY: Array<Record<string, string[]>> = [{ chatSession: [] }, { credential: [] }]
 
 /** A chat session (a human) when the cookie is there, else a venue credential (an agent, paying). */
-const resolveAsker = (deps: VenueDeps): MiddlewareHandler => {
+const resolveAsker = (deps: VenueDeps): VenueMiddleware => {
   const human = requireChatWallet(deps, { adult: true })
   const agent = requireCredential(deps, 'asking the matchmaker')
   return async function askerResolved(c, next) {
     if (getCookie(c, CHAT_COOKIE) !== undefined) {
-      asked.add(c)
+      c.set('asker', 'human')
       return human(c, next)
     }
+    c.set('asker', 'agent')
     return agent(c, next)
   }
 }
 
 /** Asking the matchmaker: humans on the chat page and agents (paid). */
-export const registerChatAskRoutes = (app: App, deps: VenueDeps) => {
+export const registerChatAskRoutes = (app: VenueApp, deps: VenueDeps) => {
   jsonRoute(
     app,
     createRoute({
@@ -83,7 +64,7 @@ export const registerChatAskRoutes = (app: App, deps: VenueDeps) => {
       },
     }),
     async (c, body) => {
-      if (asked.has(c)) {
+      if (c.get('asker') === 'human') {
         const { wallet } = chatWalletOf(c)
         const outcome = await askAsHuman(deps, {
           wallet,

@@ -1,7 +1,8 @@
-import { type App, document, json } from '@agents/service-kit'
+import { document, json } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import type { VenueDeps } from '../deps.ts'
 import { SECURITY } from '../openapi.ts'
+import type { VenueApp } from '../venue-env.ts'
 
 /** A JSON Web Key Set (RFC 7517): the venue's ES256 public keys. */
 const Jwks = z
@@ -23,7 +24,7 @@ const Jwks = z
   .openapi('Jwks')
 
 /** The venue's public keys. */
-export const registerJwksRoute = (app: App, deps: VenueDeps) => {
+export const registerJwksRoute = (app: VenueApp, deps: VenueDeps) => {
   const jwksPath = document(app, {
     method: 'get',
     path: '/.well-known/jwks.json',

@@ -1,6 +1,7 @@
-import { type App, errors, json, jsonRoute } from '@agents/service-kit'
+import { errors, json, jsonRoute } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import type { VenueDeps } from '../deps.ts'
+import type { VenueApp } from '../venue-env.ts'
 import { CHAT_ERRORS } from '../wallet-session/chat-errors.ts'
 import { chatWalletOf, requireChatWallet } from '../wallet-session/wallet-session.ts'
 import { sellTopup, TOPUP_CREDITS, TOPUP_ERRORS, TOPUP_MESSAGES, TOPUP_PATH } from './chat-topup.ts'
@@ -21,7 +22,7 @@ const Topped = z
   .openapi('ChatTopupDone')
 
 /** The chat top-up: credits for the signed-in wallet, paid by that wallet. */
-export const registerChatTopupRoutes = (app: App, deps: VenueDeps) => {
+export const registerChatTopupRoutes = (app: VenueApp, deps: VenueDeps) => {
   jsonRoute(
     app,
     createRoute({

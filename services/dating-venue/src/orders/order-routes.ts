@@ -1,16 +1,9 @@
-import {
-  ApiError,
-  type App,
-  document,
-  errors,
-  json,
-  parseInput,
-  SafeText,
-} from '@agents/service-kit'
+import { ApiError, document, errors, json, parseInput, SafeText } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import { requireOperator } from '../console/operator-guard.ts'
 import type { VenueDeps } from '../deps.ts'
 import { SECURITY } from '../openapi.ts'
+import type { VenueApp } from '../venue-env.ts'
 import { lookUpOrder } from './order-lookup.ts'
 import { ordersByStatus } from './order-state.ts'
 import { revenueTotals } from './revenue.ts'
@@ -63,7 +56,7 @@ const Totals = z
   .openapi('OrderTotals')
 
 /** The operator's order look-up (refund e-mails) and the revenue totals. */
-export const registerOrderRoutes = (app: App, deps: VenueDeps) => {
+export const registerOrderRoutes = (app: VenueApp, deps: VenueDeps) => {
   // The guard travels with each route: it holds whatever else is registered first.
   const operator = requireOperator(deps)
 

@@ -1,14 +1,15 @@
-import { ApiError, type App, clientAddress, errors, json, jsonRoute } from '@agents/service-kit'
+import { ApiError, clientAddress, errors, json, jsonRoute } from '@agents/service-kit'
 import { createRoute } from '@hono/zod-openapi'
 import { acceptCredential, optionalCredentialOf } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
 import { SECURITY } from '../openapi.ts'
+import type { VenueApp } from '../venue-env.ts'
 import { REPORT_ERRORS } from './report-errors.ts'
 import { ReportBody, ReportFiled } from './report-schemas.ts'
 import { fileReport } from './reports.ts'
 
 /** Reports. */
-export const registerReportRoutes = (app: App, deps: VenueDeps) => {
+export const registerReportRoutes = (app: VenueApp, deps: VenueDeps) => {
   jsonRoute(
     app,
     createRoute({

@@ -1,8 +1,9 @@
-import { ApiError, type App, errors, json, jsonRoute, RowId, SafeText } from '@agents/service-kit'
+import { ApiError, errors, json, jsonRoute, RowId, SafeText } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import { operatorOf, requireOperator } from '../console/operator-guard.ts'
 import type { VenueDeps } from '../deps.ts'
 import { SECURITY } from '../openapi.ts'
+import type { VenueApp } from '../venue-env.ts'
 import { REVIEW_ERRORS, reviewPersona } from './review.ts'
 
 const ReviewBody = z
@@ -32,7 +33,7 @@ const Reviewed = z
   .openapi('PersonaReviewed')
 
 /** The operator's review of personas humans submitted from the chat page. */
-export const registerReviewRoutes = (app: App, deps: VenueDeps) => {
+export const registerReviewRoutes = (app: VenueApp, deps: VenueDeps) => {
   jsonRoute(
     app,
     createRoute({

@@ -2,7 +2,6 @@ import { createHash, randomBytes } from 'node:crypto'
 import { ApiError } from '@agents/service-kit'
 import { pgArray, rowsOf } from '@agents/service-kit/db'
 import { and, eq, gt, lt, sql } from 'drizzle-orm'
-import type { Context, MiddlewareHandler } from 'hono'
 import { getCookie } from 'hono/cookie'
 import { parseSiweMessage } from 'viem/siwe'
 import { coalesce, coalescedPer } from '../db/coalesce.ts'
@@ -10,6 +9,7 @@ import type { VenueDatabase } from '../db/open.ts'
 import { chatNonces, chatSessions, chatWallets } from '../db/schema.ts'
 import { encodeSiweAuthToken } from '../identity/siwe-auth-token.ts'
 import { verifySiweToken } from '../identity/verify-siwe-token.ts'
+import type { VenueContext, VenueMiddleware, VenueVariables } from '../venue-env.ts'
 import { CHAT_ERRORS } from './chat-errors.ts'
 import type { HumanChatSettings } from './human-chat-settings.ts'
 
@@ -96,7 +96,8 @@ export const sessionCookie = (deps: ChatDeps, expiresAt?: Date) => ({
   ...(expiresAt ? { expires: expiresAt } : { maxAge: 0 }),
 })
 
-const wallets = new WeakMap<Context, { wallet: string; attested: boolean; secret: string }>()
+/** What `requireChatWallet` sets: the signed-in wallet, its attestation and its session's secret. */
+export type ChatWalletVariables = Pick<VenueVariables, 'chatWallet'>
 
 type LiveSession = { wallet: string; attested: boolean }
 
@@ -125,7 +126,7 @@ const liveSessions = coalescedPer((database: VenueDatabase) =>
 export const requireChatWallet = (
   deps: ChatDeps,
   { adult = false }: { adult?: boolean } = {},
-): MiddlewareHandler =>
+): VenueMiddleware =>
   async function chatWalletRequired(c, next) {
     const origin = c.req.header('origin')
     if (c.req.method !== 'GET' && origin !== undefined && origin !== deps.humanChat.origin())
@@ -135,13 +136,13 @@ export const requireChatWallet = (
     if (!session || !secret) throw new ApiError(401, CHAT_ERRORS.signInRequired)
     const attested = session.attested
     if (adult && !attested) throw new ApiError(403, CHAT_ERRORS.attestationRequired)
-    wallets.set(c, { wallet: session.wallet, attested, secret })
+    c.set('chatWallet', { wallet: session.wallet, attested, secret })
     await next()
   }
 
 /** The wallet a `requireChatWallet` route speaks for. */
-export const chatWalletOf = (c: Context) => {
-  const resolved = wallets.get(c)
+export const chatWalletOf = (c: VenueContext) => {
+  const resolved = c.get('chatWallet')
   if (!resolved) throw new Error('route reads a chat wallet its middleware never resolved')
   return resolved
 }

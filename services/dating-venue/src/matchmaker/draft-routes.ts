@@ -1,0 +1,40 @@
+import { errors, json, jsonRoute } from '@agents/service-kit'
+import { createRoute } from '@hono/zod-openapi'
+import type { VenueDeps } from '../deps.ts'
+import type { VenueApp } from '../venue-env.ts'
+import { CHAT_ERRORS } from '../wallet-session/chat-errors.ts'
+import { chatWalletOf, requireChatWallet } from '../wallet-session/wallet-session.ts'
+import { interviewTurn } from './drafts.ts'
+import { DraftBody, DraftTurn } from './matchmaker-schemas.ts'
+
+const chatSession = [{ chatSession: [] as string[] }]
+
+/** The offline interview: the signed-in human answers its questions into the draft doc (free). */
+export const registerDraftRoutes = (app: VenueApp, deps: VenueDeps) => {
+  jsonRoute(
+    app,
+    createRoute({
+      method: 'post',
+      path: '/api/chat/draft',
+      summary:
+        "The interview: answer its current question; the answer joins the draft when it passes the doc's rules (free)",
+      security: chatSession,
+      request: { body: json(DraftBody, 'the answer to the current question') },
+      responses: {
+        200: json(
+          DraftTurn,
+          'accepted (the next question), or refused (why, and the question again)',
+        ),
+        ...errors({
+          400: 'invalid answer',
+          401: CHAT_ERRORS.signInRequired,
+          403: `${CHAT_ERRORS.attestationRequired}; ${CHAT_ERRORS.crossSite}`,
+          415: 'not JSON',
+        }),
+      },
+    }),
+    async (c, body) =>
+      c.json(await interviewTurn(deps.database, chatWalletOf(c).wallet, body.answer)),
+    { validationMessage: 'invalid answer', middleware: [requireChatWallet(deps, { adult: true })] },
+  )
+}
