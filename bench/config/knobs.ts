@@ -65,6 +65,8 @@ export const benchConfig = Object.freeze({
   payments: {
     /** `BENCH_ROUNDS`: paid requests per variant. */
     rounds: number('BENCH_ROUNDS', 200, 3),
+    /** `BENCH_WARMUP_ROUNDS`: rounds before each phase, not timed. */
+    warmUpRounds: number('BENCH_WARMUP_ROUNDS', 5, 1),
     /** `BENCH_BLOCK_ROUNDS`: rounds of the block-time figures. */
     blockRounds: number('BENCH_BLOCK_ROUNDS', 15, 1),
     /** `BENCH_PROFILE=1`: count and time every query. */
@@ -158,6 +160,8 @@ export const benchConfig = Object.freeze({
     report: {
       /** `BENCH_ROUNDS`: paid reports per relay. */
       rounds: number('BENCH_ROUNDS', 100, 2),
+      /** `BENCH_WARMUP_ROUNDS`: rounds before each phase, not timed. */
+      warmUpRounds: number('BENCH_WARMUP_ROUNDS', 5, 1),
       /** `BENCH_BLOCK_ROUNDS`: rounds of the block-time figures. */
       blockRounds: number('BENCH_BLOCK_ROUNDS', 15, 1),
       /** `BENCH_RECEIPT_POLLING_MS`: the facilitator's receipt polling. */

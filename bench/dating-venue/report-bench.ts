@@ -32,7 +32,7 @@ import { startFacilitatorProcess } from '../payments/facilitator-process.ts'
 import { measureRelay, startRelay } from '../payments/relay-floor.ts'
 
 const rounds = benchConfig.venue.report.rounds
-const warmUp = 5
+const warmUp = benchConfig.venue.report.warmUpRounds
 const serverUrl = benchConfig.venue.report.serverUrl
 
 const HEART = {

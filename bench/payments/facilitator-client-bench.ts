@@ -5,13 +5,14 @@
 // turns. The facilitator runs in a process of its own, so the CPU this
 // process spends is the client's: what every paid request pays twice
 // (`/verify`, `/settle`) on the service's event loop.
+import { benchConfig } from '@agents/bench-config'
 import { startDevnet } from '@agents/devnet'
 import { facilitatorVerify } from '@agents/payments'
 import { devnetBaseRail, signAuthorization } from '@agents/payments/testing'
 import { median, ms, railRequirement } from './direct-settlement.ts'
 import { startFacilitatorProcess } from './facilitator-process.ts'
 
-const batches = Number(process.env.BENCH_BATCHES ?? 40)
+const batches = benchConfig.payments.batches
 const perBatch = 50
 
 /** The client's call as it was written with `fetch` (the baseline). */

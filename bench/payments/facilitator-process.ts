@@ -6,8 +6,7 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { DEVNET_PRIVATE_KEYS } from '@agents/devnet'
-import { defineBaseDevnet } from '../../packages/devnet/src/chains/start-base-chain.ts'
-import { startFacilitator } from '../../packages/devnet/src/facilitator/start-facilitator.ts'
+import { defineBaseDevnet, startFacilitator } from '@agents/devnet/bench'
 
 /**
  * The facilitator in a child process settling on `rpcUrl`: its URL, and how

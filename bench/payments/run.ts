@@ -3,6 +3,7 @@
 // the devnet, interleaved round by round with the facilitator's own verify +
 // settle measured directly. Our overhead is the difference of the medians, as
 // a share of the facilitator's time.
+import { benchConfig } from '@agents/bench-config'
 import { serveLocal, startDevnet } from '@agents/devnet'
 import {
   createPaymentLedger,
@@ -31,11 +32,11 @@ import {
 import { profileQueries } from './profile-queries.ts'
 import { timedLedger } from './timed-ledger.ts'
 
-const rounds = Number(process.env.BENCH_ROUNDS ?? 200)
-const warmUp = 5
-const serverUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL
+const rounds = benchConfig.payments.rounds
+const warmUp = benchConfig.payments.warmUpRounds
+const serverUrl = benchConfig.payments.serverUrl
 // BENCH_PROFILE=1: every SQL statement timed too (patches the drivers).
-const queries = process.env.BENCH_PROFILE === '1' ? profileQueries() : undefined
+const queries = benchConfig.payments.profile ? profileQueries() : undefined
 
 const devnet = await startDevnet({ tempo: false })
 const facilitator = { url: devnet.facilitator.url }
@@ -176,7 +177,7 @@ try {
   // 1. Anvil mines each transaction at once: the facilitator's floor, far faster than any chain.
   await runPhase('instant mining: every transaction mined on arrival', rounds, { profile: true })
   // 2. Blocks every 2 s, as on Base: a facilitator's settle waits for its transaction's block.
-  const blockRounds = Number(process.env.BENCH_BLOCK_ROUNDS ?? 15)
+  const blockRounds = benchConfig.payments.blockRounds
   if (blockRounds > 0) {
     const chain = devnet.base.publicClient
     await chain.request({ method: 'evm_setAutomine', params: [false] } as never)
