@@ -1,5 +1,4 @@
 import { ApiError, document, errors, json, parseInput, readJsonBody } from '@agents/service-kit'
-import { operatorOf, requireOperator } from '../console/operator-guard.ts'
 import { events } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
 import { answerOf } from '../http/refusal.ts'
@@ -7,6 +6,7 @@ import { runBeat } from '../matchmaking/beat.ts'
 import { venueJobMetrics } from '../metrics/venue-job-metrics.ts'
 import { SECURITY } from '../openapi.ts'
 import type { VenueApp } from '../venue-env.ts'
+import { operatorOf, requireOperator } from '../wallet-session/operator-guard.ts'
 import { ADMIN_ERRORS } from './admin-errors.ts'
 import {
   BeatBody,

@@ -1,4 +1,4 @@
-import { countToday } from '../console/day-counters.ts'
+import { countToday } from '../db/day-counters.ts'
 import type { VenueDeps } from '../deps.ts'
 import { type Heart, heartProse } from '../heart/heart-schema.ts'
 import type { SafetyVerdict } from '../safety/index.ts'

@@ -1,10 +1,10 @@
 import { paymentsHealth } from '@agents/payments'
 import { desc, eq, sql } from 'drizzle-orm'
+import { countersOn, utcDayOf } from '../db/day-counters.ts'
 import { capacity, couples, events, personas, turns } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
 import { ordersByStatus } from '../orders/order-state.ts'
 import { revenueTotals } from '../orders/revenue.ts'
-import { countersOn, utcDayOf } from './day-counters.ts'
 
 /** How many of the latest events the snapshot carries. */
 export const RECENT_EVENTS = 20

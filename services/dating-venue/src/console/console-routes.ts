@@ -6,6 +6,13 @@ import { scriptPage } from '../http/script-page.ts'
 import { SECURITY } from '../openapi.ts'
 import type { VenueApp } from '../venue-env.ts'
 import { registerNonceRoute } from '../wallet-session/nonce-route.ts'
+import { hasConsole, operatorOf, requireOperator } from '../wallet-session/operator-guard.ts'
+import {
+  endOperatorSession,
+  OPERATOR_COOKIE,
+  OPERATOR_ERRORS,
+  signInOperator,
+} from '../wallet-session/operator-session.ts'
 import { adminSnapshot } from './admin-snapshot.ts'
 import { consolePage } from './console-page.ts'
 import {
@@ -22,13 +29,6 @@ import {
 } from './console-schemas.ts'
 import { CREDIT_ERRORS, creditOrder } from './credit-order.ts'
 import { MODERATION_ERRORS, moderateItem } from './moderation.ts'
-import { hasConsole, operatorOf, requireOperator } from './operator-guard.ts'
-import {
-  endOperatorSession,
-  OPERATOR_COOKIE,
-  OPERATOR_ERRORS,
-  signInOperator,
-} from './operator-session.ts'
 import { dailyTrends, reviewQueue } from './review-queue.ts'
 
 const GUARD_ERRORS = {

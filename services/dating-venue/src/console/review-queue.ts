@@ -1,9 +1,9 @@
 import { and, asc, count, desc, eq, gte, ne, sql } from 'drizzle-orm'
 import { HELD_FOR_REVIEW } from '../admission/persona-state.ts'
+import { utcDayOf } from '../db/day-counters.ts'
 import { couples, personas, posts, reports, revenue, turns } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
 import { formatUsdc } from '../orders/usdc.ts'
-import { utcDayOf } from './day-counters.ts'
 
 /** How many items of each kind the queue lists (oldest first: they waited longest). */
 export const QUEUE_LIMIT = 50

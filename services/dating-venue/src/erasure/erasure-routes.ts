@@ -9,7 +9,6 @@ import {
 } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import { eq } from 'drizzle-orm'
-import { operatorOfRequest } from '../console/operator-guard.ts'
 import { signedInHuman } from '../credentials/actor-middleware.ts'
 import { authenticate, requireOwner } from '../credentials/actors.ts'
 import { chatSessionOwner } from '../credentials/chat-actor.ts'
@@ -17,6 +16,7 @@ import { owners } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
 import { SECURITY } from '../openapi.ts'
 import type { VenueApp, VenueMiddleware, VenueVariables } from '../venue-env.ts'
+import { operatorOfRequest } from '../wallet-session/operator-guard.ts'
 import { eraseOwner } from './erase-owner.ts'
 
 const OwnerParams = z.object({

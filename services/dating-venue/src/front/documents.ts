@@ -1,7 +1,7 @@
 import { escapeHtml } from '@agents/service-kit'
 import { KNOWN_BOARDS } from '../boards/boards.ts'
-import { CREDITS_PER_MESSAGE } from '../matchmaker/usage.ts'
 import { TOPUP_CREDITS, TOPUP_MESSAGES, TOPUP_PRICE } from '../orders/chat-topup.ts'
+import { CREDITS_PER_MESSAGE } from '../orders/credits.ts'
 import { PAID_ITEMS, priceOf, refundRule } from '../orders/paid-items.ts'
 
 /** The house policy, said once and shown on the home page and in every document. */

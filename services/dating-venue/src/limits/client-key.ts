@@ -1,8 +1,8 @@
 import { type AppEnv, bearerToken, credentialKey, matchedRoute } from '@agents/service-kit'
 import type { Context } from 'hono'
 import { getCookie } from 'hono/cookie'
-import { OPERATOR_COOKIE } from '../console/operator-session.ts'
 import { VENUE_CREDENTIAL_HEADER } from '../credentials/actor-middleware.ts'
+import { OPERATOR_COOKIE } from '../wallet-session/operator-session.ts'
 import { CHAT_COOKIE } from '../wallet-session/wallet-session.ts'
 import { type Presented, routeLimitOf } from './route-limits.ts'
 

@@ -4,16 +4,7 @@ import { coalesce, coalescedPer } from '../db/coalesce.ts'
 import type { VenueDatabase } from '../db/open.ts'
 import { chatUsage } from '../db/schema.ts'
 import { utcDay } from '../holdings/free-messages.ts'
-import { grantCredits } from '../orders/credits.ts'
-
-/**
- * What one answer costs in chat credits once the day's free messages are
- * used. The spec gives 25 credits per 1 USDC and 15 messages per 2.00 USDC
- * top-up without relating them: a message is 3 credits, so a top-up's 50
- * credits cover its 15 messages (with 5 to spare) and a 5.00 USDC refund
- * (125 credits) buys 41.
- */
-export const CREDITS_PER_MESSAGE = 3
+import { CREDITS_PER_MESSAGE, grantCredits } from '../orders/credits.ts'
 
 /** What paid for one message: a free one of `day`, or credits. */
 export type Reservation =

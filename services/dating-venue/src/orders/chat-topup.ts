@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto'
 import { type PaymentReceipt, type Product, sellOnce } from '@agents/payments'
 import type { AnyTransaction } from '@agents/service-kit/db'
 import type { VenueDeps } from '../deps.ts'
-import { CREDITS_PER_MESSAGE } from '../matchmaker/usage.ts'
-import { creditBalance, creditsFor, creditUndelivered } from './credits.ts'
+import { CREDITS_PER_MESSAGE, creditBalance, creditsFor, creditUndelivered } from './credits.ts'
 import { recordPaidOrder } from './record-paid-order.ts'
 
 /** The chat top-up: 2.00 USDC, sold only to the signed-in wallet, in pull mode. */

@@ -8,6 +8,15 @@ import { USDC } from './usdc.ts'
 export const CREDITS_PER_USDC = 25n
 
 /**
+ * What one answer costs in chat credits once the day's free messages are
+ * used. The spec gives 25 credits per 1 USDC and 15 messages per 2.00 USDC
+ * top-up without relating them: a message is 3 credits, so a top-up's 50
+ * credits cover its 15 messages (with 5 to spare) and a 5.00 USDC refund
+ * (125 credits) buys 41.
+ */
+export const CREDITS_PER_MESSAGE = 3
+
+/**
  * The credits a refund of `amountAtomic` buys, rounded up in the owner's
  * favour (0.10 USDC is 2.5 credits: 3).
  *

@@ -1,9 +1,9 @@
 import { ApiError, errors, json, jsonRoute, RowId, SafeText } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
-import { operatorOf, requireOperator } from '../console/operator-guard.ts'
 import type { VenueDeps } from '../deps.ts'
 import { SECURITY } from '../openapi.ts'
 import type { VenueApp } from '../venue-env.ts'
+import { operatorOf, requireOperator } from '../wallet-session/operator-guard.ts'
 import { REVIEW_ERRORS, reviewPersona } from './review.ts'
 
 const ReviewBody = z

@@ -1,6 +1,6 @@
 import { and, eq, gte, sql } from 'drizzle-orm'
-import type { VenueDatabase } from '../db/open.ts'
-import { dayCounters } from '../db/schema.ts'
+import type { VenueDatabase } from './open.ts'
+import { dayCounters } from './schema.ts'
 
 /** The counters the console reads by day; each is one row per UTC day. */
 export type DayCounter =
