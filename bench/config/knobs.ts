@@ -82,6 +82,12 @@ export const benchConfig = Object.freeze({
     rounds: number('BENCH_ROUNDS', 2, 1),
     /** `BENCH_POOL_MAX`: the rail's database pool. */
     poolMax: number('BENCH_POOL_MAX', 20),
+    /** `BENCH_WARMUP_SECONDS`: warm-up of each side before the rounds. */
+    warmUpSeconds: number('BENCH_WARMUP_SECONDS', 2, 1),
+    /** `BENCH_OFFERS`: offers in the book. */
+    bookOffers: number('BENCH_OFFERS', 1000, 200),
+    /** `BENCH_OFFER_MTOK`: the least and most capacity of an offer (the cheapest must fill up in the run). */
+    offerMtok: numbers('BENCH_OFFER_MTOK', [200, 3000], [10, 40]) as [number, number],
     databaseUrl: requiredServer(),
     offers: {
       /** `BENCH_SECONDS`: seconds per concurrent figure. */

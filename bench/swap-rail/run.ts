@@ -82,18 +82,24 @@ try {
     SWAP_SWEEP_INTERVAL_MS: '3600000',
   })
   const rail = server
-  await seedOffers(rail.url, { count: 1000, models: MODELS })
+  const { bookOffers, offerMtok, warmUpSeconds } = benchConfig.swapRail
+  await seedOffers(rail.url, { count: bookOffers, models: MODELS, mtok: offerMtok })
   // What others already use of the machine (shared runners): a noisy run shows here.
   const quiet = measureCpu()
   await new Promise((done) => setTimeout(done, 1000))
   console.log(
     `# swap-rail benchmark (${rounds} rounds of ${seconds} s, ${CLIENTS} clients, ` +
-      `${availableParallelism()} cores, server pool ${poolMax}, 1,000 offers over ${MODELS.length} models)`,
+      `${availableParallelism()} cores, server pool ${poolMax}, ${bookOffers.toLocaleString('en-US')} offers of ${offerMtok.join(' to ')} MTok over ${MODELS.length} models)`,
   )
   console.log(`machine busy before the load: ${quiet(1).machine.toFixed(2)} cores\n`)
   // Warm-up: the server's JIT and both databases' caches.
-  await runPgbench(pgbenchDatabase.url, { clients: CLIENTS, seconds: 2 })
-  await loadIntents(rail.url, { models: MODELS, connections: CLIENTS, seconds: 2, seed: 99 })
+  await runPgbench(pgbenchDatabase.url, { clients: CLIENTS, seconds: warmUpSeconds })
+  await loadIntents(rail.url, {
+    models: MODELS,
+    connections: CLIENTS,
+    seconds: warmUpSeconds,
+    seed: 99,
+  })
 
   const tps: number[] = []
   const rates: number[] = []

@@ -3,7 +3,7 @@ import { seededRandom } from '@agents/service-kit'
 /**
  * Posts `count` offers through `POST /v1/offers`, spread evenly over
  * `models`, from 100 sellers: prices $0.50 to $5.00 per MTok and capacities
- * of 200 to 3,000 MTok, so the cheapest offers of each model fill up during
+ * of 200 to 3,000 MTok (`mtok`), so the cheapest offers of each model fill up during
  * the run while the book as a whole keeps matching.
  */
 export const seedOffers = async (
@@ -12,7 +12,13 @@ export const seedOffers = async (
     count,
     models,
     concurrency = 8,
-  }: { count: number; models: readonly string[]; concurrency?: number },
+    mtok: [least, most] = [200, 3000],
+  }: {
+    count: number
+    models: readonly string[]
+    concurrency?: number
+    mtok?: readonly [number, number]
+  },
 ) => {
   const random = seededRandom(1)
   const bodies = Array.from({ length: count }, (_, index) => {
@@ -21,7 +27,7 @@ export const seedOffers = async (
       endpoint: `https://seller-${seller}.example/v1`,
       payTo: `0x${(seller + 1).toString(16).padStart(40, '0')}`,
       model: models[index % models.length],
-      mtok: 200 + Math.floor(random() * 2801),
+      mtok: least + Math.floor(random() * (most - least + 1)),
       priceUsd: (0.5 + Math.floor(random() * 451) / 100).toFixed(2),
     })
   })
