@@ -162,6 +162,8 @@ export const benchConfig = Object.freeze({
     pglite: {
       /** `BENCH_ROUNDS`: statements per figure. */
       rounds: number('BENCH_ROUNDS', 3000, 100),
+      /** `BENCH_WARMUP_ROUNDS`: calls before the timed ones. */
+      warmUp: number('BENCH_WARMUP_ROUNDS', 300, 10),
     },
     report: {
       /** `BENCH_ROUNDS`: paid reports per relay. */

@@ -11,7 +11,7 @@ import { PreparingPglite } from '@agents/service-kit/db'
 import { PGlite, types } from '@electric-sql/pglite'
 
 const rounds = benchConfig.venue.pglite.rounds
-const warmUp = 300
+const warmUp = benchConfig.venue.pglite.warmUp
 
 const pglite = await PGlite.create()
 await pglite.exec(`
