@@ -73,7 +73,8 @@ const freePort = () =>
   })
 
 const waitFor = async (url: string) => {
-  for (let attempt = 0; attempt < 200; attempt++) {
+  // 30 s: a start takes a few seconds, many more on a machine others keep busy.
+  for (let attempt = 0; attempt < 600; attempt++) {
     try {
       if ((await fetch(url)).ok) return
     } catch {}
@@ -153,6 +154,12 @@ const load = async (
   }
 }
 
+// Servers still running when the bench exits, on a failure above all, are stopped with it.
+const children = new Set<ReturnType<typeof spawn>>()
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGTERM')
+})
+
 /** Starts a server script in its own process, its output discarded, on a free port. */
 const startProcess = async (script: string, env: Record<string, string>) => {
   const port = await freePort()
@@ -160,6 +167,7 @@ const startProcess = async (script: string, env: Record<string, string>) => {
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: 'ignore',
   })
+  children.add(child)
   const url = `http://127.0.0.1:${port}`
   await waitFor(`${url}/health`)
   return { url, pid: child.pid!, stop: () => child.kill('SIGTERM') }
@@ -193,14 +201,12 @@ const router = (env: Record<string, string>) =>
     ...env,
   })
 const database = serverUrl ? await createTestDatabase(serverUrl) : undefined
-// Started side by side (only their start-up overlaps; every figure is measured alone).
-const [logged, off, memory, postgres] = await Promise.all([
-  router({ LOG_LEVEL: 'info' }),
-  router({ BENCH_LIMITS: 'off' }),
-  router({}),
-  database ? router({ RATE_LIMIT_DATABASE_URL: database.url }) : undefined,
-])
-const routers = { logged, off, memory, ...(postgres ? { postgres } : {}) }
+const routers = {
+  logged: await router({ LOG_LEVEL: 'info' }),
+  off: await router({ BENCH_LIMITS: 'off' }),
+  memory: await router({}),
+  ...(database ? { postgres: await router({ RATE_LIMIT_DATABASE_URL: database.url }) } : {}),
+}
 const padsJson = await (
   await fetch(`${routers.off.url}/api/v1/list_pads`, {
     method: 'POST',
