@@ -7,6 +7,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
+import { cloneMigratedPglite } from './migrated-pglite.ts'
 import { PreparingPglite } from './preparing-pglite.ts'
 import { createTransactionGuard, type TransactionGuard } from './transaction-guard.ts'
 
@@ -53,6 +54,11 @@ export type OpenDatabaseParameters<schema extends Record<string, unknown>> = {
    * Default: on in tests (vitest, or NODE_ENV=test).
    */
   guardTransactions?: boolean
+  /**
+   * An in-memory PGlite starts as a clone of one migrated per process
+   * (`cloneMigratedPglite`) instead of empty. Default: on in tests.
+   */
+  cloneTemplate?: boolean
 }
 
 /**
@@ -138,6 +144,7 @@ export const openDatabase = async <schema extends Record<string, unknown>>({
   schema,
   migrationsFolder,
   guardTransactions = inTests(),
+  cloneTemplate = inTests(),
 }: OpenDatabaseParameters<schema>): Promise<Database<schema>> => {
   const guard = guardTransactions ? createTransactionGuard() : undefined
   if (url) {
@@ -186,7 +193,10 @@ export const openDatabase = async <schema extends Record<string, unknown>>({
     }
   }
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true })
-  const pglite = await PGlite.create(dataDir)
+  const pglite =
+    cloneTemplate && dataDir.startsWith('memory://')
+      ? await cloneMigratedPglite(migrationsFolder)
+      : await PGlite.create(dataDir)
   const client = new PreparingPglite(pglite, { guard })
   const db = drizzlePglite({ client: client as unknown as PGlite, schema })
   await migratePglite(db, { migrationsFolder })
