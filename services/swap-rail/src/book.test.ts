@@ -195,7 +195,7 @@ describe.each(backends)('the book on $name', ({ open }) => {
     const model = freshModel()
     await offer(model, 1, '1')
     const match = (await intent(model, 1, '1')).json.match
-    // Payment itself is tested on the devnet (buyer-loop.test.ts); here only the clock matters.
+    // Payment itself is tested on the devnet (buyer-loop.chain.test.ts); here only the clock matters.
     await sql(`UPDATE swap_matches SET status = 'paid', paid_at = now() WHERE id = $1`, [match.id])
     const paid = (await send('GET', `/v1/matches/${match.id}`)).json
     expect(paid.grant).toMatchObject({ endpoint: 'https://seller.example/v1', model, mtok: 1 })

@@ -1,4 +1,5 @@
-import { type Devnet, serveLocal, startDevnet } from '@agents/devnet'
+import { type Devnet, serveLocal } from '@agents/devnet'
+import { sharedDevnet } from '@agents/devnet/testing'
 import { Hono } from 'hono'
 import { Receipt } from 'mppx'
 import { Mppx as ClientMppx, tempo as clientTempo } from 'mppx/client'
@@ -25,7 +26,7 @@ let fake: ReturnType<typeof createTempoBroadcastFake>
 let flakyChain: ReturnType<typeof switchableChain>
 
 beforeAll(async () => {
-  devnet = await startDevnet()
+  devnet = await sharedDevnet()
   const tempo = devnet.tempo!
   ;({ db, close: closeDb } = await openTestShopDatabase())
   const tempoSettings = {
@@ -59,7 +60,7 @@ beforeAll(async () => {
     leaseSeconds: 5,
   }
   // Pull mode: this server broadcasts the payer-signed transaction, through
-  // a client whose broadcast is replaced, so tests can count broadcasts (mpp-pull.test.ts
+  // a client whose broadcast is replaced, so tests can count broadcasts (mpp-pull.chain.test.ts
   // runs pull payments on the devnet chain itself).
   fake = createTempoBroadcastFake({ chain: tempo.publicClient.chain!, rpcUrl: tempo.rpcUrl })
   const pullDeps: PaymentsDeps = {

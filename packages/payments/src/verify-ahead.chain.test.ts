@@ -1,4 +1,5 @@
-import { type Devnet, serveLocal, startDevnet } from '@agents/devnet'
+import { type Devnet, serveLocal } from '@agents/devnet'
+import { sharedDevnet } from '@agents/devnet/testing'
 import { rowsOf } from '@agents/service-kit/db'
 import { sql } from 'drizzle-orm'
 import { Hono } from 'hono'
@@ -33,7 +34,7 @@ let verifies = 0
 let inFlight = 0
 
 beforeAll(async () => {
-  devnet = await startDevnet({ tempo: false })
+  devnet = await sharedDevnet({ tempo: false })
   ;({ db, close: closeDb } = await openTestShopDatabase())
   // The devnet's facilitator behind a proxy that counts what it is asked.
   const proxy = new Hono()

@@ -1,4 +1,5 @@
-import { type Devnet, serveLocal, startDevnet } from '@agents/devnet'
+import { type Devnet, serveLocal } from '@agents/devnet'
+import { sharedDevnet } from '@agents/devnet/testing'
 import { Hono } from 'hono'
 import { Mppx as ClientMppx, tempo as clientTempo } from 'mppx/client'
 import { createClient, http, keccak256 } from 'viem'
@@ -28,7 +29,7 @@ let closeDb: () => Promise<void>
 let reader: ReturnType<typeof createSettlementReader>
 
 beforeAll(async () => {
-  devnet = await startDevnet()
+  devnet = await sharedDevnet()
   const tempo = devnet.tempo!
   ;({ db, close: closeDb } = await openTestShopDatabase())
   reader = createSettlementReader({

@@ -1,12 +1,13 @@
 import { erc20Abi } from 'viem'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { type Devnet, startDevnet } from '../start-devnet.ts'
+import type { Devnet } from '../start-devnet.ts'
+import { sharedDevnet } from '../testing/shared-devnet.ts'
 import { type StudioToken, startStudioToken } from './start-studio-token.ts'
 
 let devnet: Devnet
 let studio: StudioToken
 beforeAll(async () => {
-  devnet = await startDevnet({ tempo: false })
+  devnet = await sharedDevnet({ tempo: false })
   studio = await startStudioToken({
     rpcUrl: devnet.base.rpcUrl,
     mints: [{ to: devnet.accounts.payer.address, tokens: '400' }],

@@ -1,4 +1,5 @@
-import { type Devnet, startDevnet } from '@agents/devnet'
+import type { Devnet } from '@agents/devnet'
+import { sharedDevnet } from '@agents/devnet/testing'
 import { decodeBase64Json, PAYMENT_REQUIRED_HEADER } from '@agents/payments'
 import { paymentSignatureHeader } from '@agents/payments/testing'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -12,7 +13,7 @@ let devnet: Devnet
 let rail: SwapRail
 let client: Client
 beforeAll(async () => {
-  devnet = await startDevnet()
+  devnet = await sharedDevnet()
   rail = await startTestSwapRail({ devnet })
   client = new Client({ name: 'swap-rail-test', version: '1.0.0' })
   await client.connect(new StreamableHTTPClientTransport(new URL(`${rail.url}/mcp`)))

@@ -1,5 +1,6 @@
 import { createServer } from 'node:net'
-import { type Devnet, startDevnet } from '@agents/devnet'
+import type { Devnet } from '@agents/devnet'
+import { sharedDevnet } from '@agents/devnet/testing'
 import { decodeBase64Json, PAYMENT_REQUIRED_HEADER } from '@agents/payments'
 import { paymentSignatureHeader } from '@agents/payments/testing'
 import { createLogger, postJson, serve } from '@agents/service-kit'
@@ -27,7 +28,7 @@ let seller: { url: string; close: () => Promise<void> }
 let endpoint: string
 
 beforeAll(async () => {
-  devnet = await startDevnet()
+  devnet = await sharedDevnet()
   rail = await startTestSwapRail({ devnet })
   // Each call uses 600k tokens: a 1-MTok grant pays for two calls, the third is refused.
   upstream = await startFakeUpstream({

@@ -1,4 +1,5 @@
-import { type Devnet, devnetEnv, serveLocal, startDevnet } from '@agents/devnet'
+import { type Devnet, devnetEnv, serveLocal } from '@agents/devnet'
+import { sharedDevnet } from '@agents/devnet/testing'
 import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { PaymentsConfigError } from './errors.ts'
@@ -18,7 +19,7 @@ let closeDb: () => Promise<void>
 let deps: ReturnType<typeof paymentsFromEnv>
 
 beforeAll(async () => {
-  devnet = await startDevnet()
+  devnet = await sharedDevnet()
   ;({ db, close: closeDb } = await openTestShopDatabase())
   deps = paymentsFromEnv(devnetEnv(devnet), { db })
   const app = new Hono()

@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { SplitV2Client } from '@0xsplits/splits-sdk'
-import { type Devnet, startDevnet } from '@agents/devnet'
+import type { Devnet } from '@agents/devnet'
+import { sharedDevnet } from '@agents/devnet/testing'
 import { postJson } from '@agents/service-kit'
 import fc from 'fast-check'
 import { type Address, createWalletClient, erc20Abi, getAddress, http, zeroHash } from 'viem'
@@ -26,7 +27,7 @@ let seller: Address
 let feeRecipient: Address
 
 beforeAll(async () => {
-  devnet = await startDevnet({ tempo: false })
+  devnet = await sharedDevnet({ tempo: false })
   rail = await startTestSwapRail({ devnet, env: { SWAP_FEE_BPS: String(FEE_BPS) } })
   seller = devnet.accounts.payee2
   feeRecipient = devnet.accounts.payee // the devnet's PAYMENTS_PAY_TO: the hub's fee recipient
