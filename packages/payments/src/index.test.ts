@@ -44,8 +44,6 @@ test('behavior: the package exports exactly these values (named, no export *)', 
     'saleTermsOf',
     'sell',
     'sellItem',
-    // Temporary: removed when the venue moves to PAID_ITEMS.
-    'sellOnce',
     'startReconciler',
     'verifyAhead',
   ])

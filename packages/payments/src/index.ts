@@ -45,12 +45,6 @@ export {
   paymentLedger,
 } from './ledger/ledger-table.ts'
 export {
-  type LegacyProduct,
-  type LegacyProduct as Product,
-  type LegacySellParameters,
-  sellOnce,
-} from './legacy-sell-once.ts'
-export {
   createMppAdapter,
   type MppAdapter,
   type MppAttempt,

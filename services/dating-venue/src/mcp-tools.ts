@@ -2,11 +2,13 @@ import { defineMcpTool, type McpTool } from '@agents/service-kit'
 import { count, eq } from 'drizzle-orm'
 import { z } from 'zod'
 import { readBoard } from './boards/boards.ts'
-import { REPORT_PRICE } from './compatibility/compatibility-report.ts'
+import { reportItem } from './compatibility/report-item.ts'
 import { couples, personas, turns } from './db/schema.ts'
 import type { VenueDeps } from './deps.ts'
 import { HOUSE_POLICY, skillMd } from './front/documents.ts'
-import { priceOf, refundRule } from './orders/paid-items.ts'
+import { heartFileItem } from './intake/heart-file-item.ts'
+import { itemName, itemPrice, itemRoute } from './orders/paid-item-text.ts'
+import { refundRule } from './orders/refund-rule.ts'
 
 const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false }
 const None = z.object({}).strict()
@@ -73,7 +75,7 @@ export const venueTools = (deps: VenueDeps): McpTool[] => [
     limit: 'read',
     handler: () => ({
       steps: [
-        'POST /api/intake/heart-file with ageAttested: true (paid: doc_submit, 1.00 USDC)',
+        `${itemRoute(heartFileItem)} with ageAttested: true (paid: ${itemName(heartFileItem)}, ${itemPrice(heartFileItem)})`,
         'POST /api/intake/agent, then POST /api/intake/agent/verify',
         'POST /api/personas with persona_age "18+" and your agent credential',
         'Court, post to seeking/debriefs, and escalate to a verified introduction',
@@ -90,18 +92,18 @@ export const venueTools = (deps: VenueDeps): McpTool[] => [
     annotations: readOnly,
     limit: 'read',
     handler: () => ({
-      route: 'POST /api/premium/compatibility-report',
+      route: itemRoute(reportItem),
       price: {
-        kind: 'compatibility_report',
-        amount: REPORT_PRICE.amount.toString(),
+        kind: reportItem.kind,
+        amount: reportItem.price!.amount.toString(),
         currency: 'USDC',
         decimals: 6,
-        display: priceOf(REPORT_PRICE.amount),
+        display: itemPrice(reportItem),
       },
       rails: [
         'x402 on Base (eip155:8453)',
         'x402 on Solana (when offered in the 402)',
-        'MPP on Tempo (push)',
+        `MPP on Tempo (${reportItem.mppModes?.join(', ') ?? 'push'})`,
       ],
       credential:
         'the owner credential, or the credential of an agent bound to that owner: Authorization: Bearer, or X-Venue-Credential when Authorization carries an MPP payment',

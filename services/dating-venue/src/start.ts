@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { paymentsFromEnv, type ReconcileResult, startReconciler } from '@agents/payments'
+import {
+  paymentsFromEnv,
+  productsOf,
+  type ReconcileResult,
+  startReconciler,
+} from '@agents/payments'
 import {
   createLogger,
   createMetrics,
@@ -13,7 +18,6 @@ import {
 import { buildApp, SERVICE_NAME } from './app.ts'
 import { gaugeBudgets } from './budget/gauge-budgets.ts'
 import { createVenueBudget } from './budget/venue-budget.ts'
-import { reportProduct } from './compatibility/compatibility-report.ts'
 import type { VenueConfig } from './config.ts'
 import { countToday } from './db/day-counters.ts'
 import { openVenueDatabase } from './db/open.ts'
@@ -21,7 +25,6 @@ import { events } from './db/schema.ts'
 import { createSealer } from './db/seal.ts'
 import type { VenueDeps } from './deps.ts'
 import { embedderFromConfig } from './embeddings/index.ts'
-import { featuredProduct } from './featured/featured-post.ts'
 import { createVenueFloorHub } from './floor/floor-hubs.ts'
 import { geoGate, toGeoGateOptions } from './geo/index.ts'
 import { studioHoldings } from './holdings/studio-holdings.ts'
@@ -32,16 +35,13 @@ import {
   toLoginVerifierConfig,
   verifyWebhook,
 } from './identity/index.ts'
-import { heartFilePayment } from './intake/heart-file.ts'
-import { chatDocProduct } from './intake/submit-doc.ts'
 import { createVenueLimits } from './limits/create-venue-limits.ts'
 import { VENUE_LIMIT_DEFAULTS } from './limits/limit-defaults.ts'
-import { askProduct } from './matchmaker/ask.ts'
 import { runBeat, scheduledCycleId } from './matchmaking/beat.ts'
 import { registerVenueGauges } from './metrics/register-venue-gauges.ts'
 import { venueJobMetrics } from './metrics/venue-job-metrics.ts'
 import { createVenueSigner } from './notify/venue-signer.ts'
-import { topupProduct } from './orders/chat-topup.ts'
+import { PAID_ITEMS } from './paid-items.ts'
 import { retentionPeriods, sweepRetention } from './retention/retention.ts'
 import { createSafetyCheck } from './safety/index.ts'
 import { createVenueSettings } from './settings/settings.ts'
@@ -206,30 +206,19 @@ export const startVenue = async (
   )
   registerVenueGauges(deps)
   const jobs = venueJobMetrics(deps.metrics)
-  const reconciler = startReconciler(
-    payments,
-    [
-      heartFilePayment(deps),
-      reportProduct(deps),
-      featuredProduct(deps),
-      askProduct(deps),
-      topupProduct(),
-      chatDocProduct(),
-    ],
-    {
-      intervalMs: payments.reconcileIntervalMs,
-      exclusive: async (work) => {
-        try {
-          const pass = await database.withLock(RECONCILE_LOCK, work)
-          jobs.reconcilerRuns.inc({ outcome: pass.ran ? 'ran' : 'skipped' })
-          return pass
-        } catch (error) {
-          jobs.reconcilerRuns.inc({ outcome: 'failed' })
-          throw error
-        }
-      },
+  const reconciler = startReconciler(payments, productsOf(PAID_ITEMS, deps), {
+    intervalMs: payments.reconcileIntervalMs,
+    exclusive: async (work) => {
+      try {
+        const pass = await database.withLock(RECONCILE_LOCK, work)
+        jobs.reconcilerRuns.inc({ outcome: pass.ran ? 'ran' : 'skipped' })
+        return pass
+      } catch (error) {
+        jobs.reconcilerRuns.inc({ outcome: 'failed' })
+        throw error
+      }
     },
-  )
+  })
   const interval = config.VENUE_BEAT_INTERVAL_MS
   const timer =
     interval > 0

@@ -1,4 +1,9 @@
-import { paymentsFromEnv, type ReconcileResult, startReconciler } from '@agents/payments'
+import {
+  paymentsFromEnv,
+  productsOf,
+  type ReconcileResult,
+  startReconciler,
+} from '@agents/payments'
 import {
   ConfigError,
   createLogger,
@@ -14,7 +19,7 @@ import type { SwapDeps } from './deps.ts'
 import { createGrantSigner } from './grants/grant-signer.ts'
 import { createRequestLimits } from './limits/create-request-limits.ts'
 import { RAIL_LIMIT_DEFAULTS } from './limits/limit-defaults.ts'
-import { matchPayment } from './matches/matches.ts'
+import { PAID_ITEMS } from './matches/match-item.ts'
 import { createRailMetrics } from './metrics/create-rail-metrics.ts'
 import { sweep } from './sweep/sweep.ts'
 
@@ -101,7 +106,7 @@ export const startSwapRail = async (
     database,
     trustForwardedFor: config.TRUST_FORWARDED_FOR,
   })
-  const reconciler = startReconciler(payments, [matchPayment(deps)], {
+  const reconciler = startReconciler(payments, productsOf(PAID_ITEMS, deps), {
     intervalMs: payments.reconcileIntervalMs,
     exclusive: async (work) => {
       try {

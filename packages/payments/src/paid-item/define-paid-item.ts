@@ -10,6 +10,12 @@ export type PaidItemDeps = { payments: PaymentsDeps }
 export type PaidItemDefinition<deps extends PaidItemDeps, order, fulfilment> = {
   /** The ledger's name for what is sold; the reconciler finds the product by it. */
   kind: string
+  /**
+   * What buyers and documents call the item, when it is not the ledger's kind
+   * (the venue's chat-page doc is `doc_submit` to its buyers, `doc_submit_chat`
+   * in the ledger, so the reconciler delivers it as that route does).
+   */
+  name?: string
   method: 'get' | 'post' | 'put' | 'patch' | 'delete'
   /** The route, as documented (`/v1/matches/{id}/pay`); the 402's resource unless the sale names another. */
   path: string

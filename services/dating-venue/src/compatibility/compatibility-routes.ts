@@ -1,13 +1,17 @@
+import { saleResponse } from '@agents/payments'
 import { ApiError, errors, json, jsonRoute, RowId } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import { credentialOf, requireCredential } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
 import { SECURITY } from '../openapi.ts'
+import { paidNote } from '../orders/paid-item-text.ts'
 import { PaymentChallenge } from '../orders/payment-answers.ts'
+import { refusalResponse } from '../orders/refusal-response.ts'
 import { verifyPaymentAhead } from '../orders/verify-payment-ahead.ts'
 import type { VenueApp } from '../venue-env.ts'
 import { REPORT_ERRORS } from './compatibility-errors.ts'
-import { buyCompatibilityReport, REPORT_PATH, REPORT_TERMS } from './compatibility-report.ts'
+import { buyCompatibilityReport } from './compatibility-report.ts'
+import { reportAnswer, reportItem } from './report-item.ts'
 
 export const ReportBody = z
   .object({
@@ -57,9 +61,8 @@ export const registerCompatibilityRoutes = (app: VenueApp, deps: VenueDeps) => {
     app,
     createRoute({
       method: 'post',
-      path: REPORT_PATH,
-      summary:
-        'A private compatibility report for an owner, alone or with a couple (paid: compatibility_report 5.00 USDC)',
+      path: reportItem.path,
+      summary: `A private compatibility report for an owner, alone or with a couple (paid: ${paidNote(reportItem)})`,
       description:
         'One order a day per owner and couple (`cr:<ownerId>:<coupleId or 0>:<utc_day>`): paid once, asked again the same day it answers the same report free. With an MPP payment in `Authorization`, send the credential in `X-Venue-Credential`.',
       security: SECURITY.credential,
@@ -90,12 +93,15 @@ export const registerCompatibilityRoutes = (app: VenueApp, deps: VenueDeps) => {
         request: c.req.raw,
       })
       if (!outcome.ok) throw new ApiError(outcome.status, outcome.error)
-      return outcome.response
+      if ('paidToday' in outcome) return refusalResponse(outcome.paidToday)
+      return saleResponse(outcome.outcome, {
+        answer: (fulfilment, receipt) => reportAnswer(fulfilment, receipt.reference),
+      })
     },
     {
       validationMessage: REPORT_ERRORS.invalidBody,
       middleware: [
-        verifyPaymentAhead(deps, REPORT_TERMS),
+        verifyPaymentAhead(deps, reportItem),
         requireCredential(deps, 'buying a report for an owner'),
       ],
     },

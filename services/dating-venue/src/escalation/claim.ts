@@ -7,7 +7,7 @@ import { Refused, refusal, returnRefusal } from '../http/refusal.ts'
 import { IDENTITY_ERRORS } from '../identity/identity-errors.ts'
 import { startIdentityCheck } from '../identity/identity-session.ts'
 import { claimOwner } from '../identity/identity-state.ts'
-import { HUMAN_MODEL } from '../intake/submit-doc.ts'
+import { HUMAN_MODEL } from '../intake/submit-doc-checks.ts'
 import { ESCALATION_ERRORS } from './escalation-errors.ts'
 import { claimInviteToken } from './invite-state.ts'
 

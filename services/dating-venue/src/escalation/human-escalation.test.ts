@@ -7,7 +7,7 @@ import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 
 import { createSiweMessage } from 'viem/siwe'
 import { describe, expect, it } from 'vitest'
 import { encodeSiweAuthToken } from '../identity/siwe-auth-token.ts'
-import { HUMAN_MODEL } from '../intake/submit-doc.ts'
+import { HUMAN_MODEL } from '../intake/submit-doc-checks.ts'
 import { HEART } from '../test-helpers.ts'
 import { signInToChat } from '../testing/chat-fixtures.ts'
 import { CONTACT_A, CONTACT_B, useEscalationVenue } from '../testing/escalation-fixtures.ts'

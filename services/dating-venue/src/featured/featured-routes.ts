@@ -1,12 +1,16 @@
+import { saleResponse } from '@agents/payments'
 import { ApiError, errors, json, jsonRoute, RowId, SafeText } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import { credentialOf, requireCredential } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
 import { SECURITY } from '../openapi.ts'
+import { paidNote } from '../orders/paid-item-text.ts'
 import { PaymentChallenge } from '../orders/payment-answers.ts'
+import { refusalResponse } from '../orders/refusal-response.ts'
 import type { VenueApp } from '../venue-env.ts'
 import { FEATURED_ERRORS } from './featured-errors.ts'
-import { buyFeaturedSlot, FEATURED_PATH } from './featured-post.ts'
+import { featuredItem } from './featured-item.ts'
+import { buyFeaturedSlot, featuredAnswer } from './featured-post.ts'
 
 export const FeaturedBody = z
   .object({
@@ -44,8 +48,8 @@ export const registerFeaturedRoutes = (app: VenueApp, deps: VenueDeps) => {
     app,
     createRoute({
       method: 'post',
-      path: FEATURED_PATH,
-      summary: `A persona's post featured at the top of its board and the floor (paid: featured_slot 50.00 USDC)`,
+      path: featuredItem.path,
+      summary: `A persona's post featured at the top of its board and the floor (paid: ${paidNote(featuredItem)})`,
       description:
         'The text passes the safety check and the board must have a free slot before the 402: held, blocked or a check that cannot run refuse it with nothing charged. With an MPP payment in `Authorization`, send the credential in `X-Venue-Credential`.',
       security: SECURITY.credential,
@@ -74,13 +78,13 @@ export const registerFeaturedRoutes = (app: VenueApp, deps: VenueDeps) => {
         ...body,
         request: c.req.raw,
       })
-      if (!outcome.ok)
-        throw new ApiError(
-          outcome.status,
-          outcome.error,
-          outcome.reason ? { reason: outcome.reason } : {},
-        )
-      return outcome.response
+      if (outcome.ok) return saleResponse(outcome.outcome, { answer: featuredAnswer })
+      if ('full' in outcome) return refusalResponse(outcome.full)
+      throw new ApiError(
+        outcome.status,
+        outcome.error,
+        outcome.reason ? { reason: outcome.reason } : {},
+      )
     },
     {
       validationMessage: FEATURED_ERRORS.invalidBody,

@@ -1,8 +1,13 @@
 import { escapeHtml } from '@agents/service-kit'
 import { KNOWN_BOARDS } from '../boards/boards.ts'
-import { TOPUP_CREDITS, TOPUP_MESSAGES, TOPUP_PRICE } from '../orders/chat-topup.ts'
+import { heartFileItem } from '../intake/heart-file-item.ts'
+import { chatDocItem } from '../intake/submit-doc-item.ts'
+import { askItem } from '../matchmaker/ask-item.ts'
 import { CREDITS_PER_MESSAGE } from '../orders/credits.ts'
-import { PAID_ITEMS, priceOf, refundRule } from '../orders/paid-items.ts'
+import { itemName, itemPrice, itemRoute, paidNote } from '../orders/paid-item-text.ts'
+import { refundRule } from '../orders/refund-rule.ts'
+import { TOPUP_CREDITS, TOPUP_MESSAGES, topupItem } from '../orders/topup-item.ts'
+import { PAID_ITEMS } from '../paid-items.ts'
 
 /** The house policy, said once and shown on the home page and in every document. */
 export const HOUSE_POLICY = [
@@ -42,7 +47,7 @@ request. A route that needs your credential takes it in \`Authorization: Bearer\
 
 | item | route | price | what |
 |---|---|---|---|
-${PAID_ITEMS.map((item) => `| \`${item.kind}\` | \`${item.route}\` | ${priceOf(item.amount)} | ${item.what} |`).join('\n')}
+${PAID_ITEMS.map((item) => `| \`${itemName(item)}\` | \`${itemRoute(item)}\` | ${itemPrice(item)} | ${item.what} |`).join('\n')}
 
 ${refundRule(refundsEmail)}
 
@@ -51,13 +56,13 @@ ${chatCreditsRule}
 
 /** How humans on the chat page pay for messages (they are not agents, but their agents ask). */
 const chatCreditsRule = `Humans on the chat page (\`GET /chat\`, a signed-in 18+ wallet) spend today's free messages (by
-studio token holding), then chat credits at ${CREDITS_PER_MESSAGE} a message, then 0.10 USDC. \`chat_topup\`
-(\`POST /api/chat/topup\`, ${priceOf(TOPUP_PRICE.amount)}) adds ${TOPUP_CREDITS} credits (25 per USDC, never expiring) to
+studio token holding), then chat credits at ${CREDITS_PER_MESSAGE} a message, then ${itemPrice(askItem)}. \`${itemName(topupItem)}\`
+(\`${itemRoute(topupItem)}\`, ${itemPrice(topupItem)}) adds ${TOPUP_CREDITS} credits (25 per USDC, never expiring) to
 the signed-in wallet: ${TOPUP_MESSAGES} messages with ${TOPUP_CREDITS - TOPUP_MESSAGES * CREDITS_PER_MESSAGE} credits over (the spec's 15 messages per top-up,
 rounded in the human's favour). It is paid in pull mode only (x402, or MPP pull: the wallet
 signs, the venue broadcasts), and only by the signed-in wallet: another payer is refused (403)
 before anything is charged. A human there may submit the doc drafted with the matchmaker
-(\`POST /api/chat/submit-doc\`, doc_submit ${priceOf(1_000_000n)}) once the human floor entry rule holds (18+
+(\`${itemRoute(chatDocItem)}\`, ${paidNote(chatDocItem)}) once the human floor entry rule holds (18+
 attested, a studio token holding worth $50, the chaperone passing the heart; each refusal comes
 before the 402 and says what is missing): its persona, bound to that wallet, is held for review
 and takes part in nothing until an operator approves it. Approved, it courts like any persona:
@@ -72,7 +77,7 @@ Base URL: ${base}. All bodies are JSON. Requests from restricted jurisdictions a
 ## House policy
 ${HOUSE_POLICY.map((rule) => `- ${rule}`).join('\n')}
 
-## 1. File your human's dating doc (paid: doc_submit, 1.00 USDC)
+## 1. File your human's dating doc (paid: ${itemName(heartFileItem)}, ${itemPrice(heartFileItem)})
 \`POST /api/intake/heart-file\` with \`ageAttested: true\` (required), optional \`displayName\`,
 \`homeMarket\`, \`activeMarket\`, \`availableFor\`, \`researchOptin\`, \`contactRef\` (a private pointer,
 sealed, revealed only to a verified, consenting match) and \`heart\` (about, seeking,

@@ -1,10 +1,13 @@
+import { saleResponse } from '@agents/payments'
 import { ApiError, errors, json, jsonRoute } from '@agents/service-kit'
 import { createRoute } from '@hono/zod-openapi'
 import type { VenueDeps } from '../deps.ts'
 import { SECURITY } from '../openapi.ts'
+import { paidNote } from '../orders/paid-item-text.ts'
 import { PaymentChallenge, PaymentPending } from '../orders/payment-answers.ts'
 import type { VenueApp } from '../venue-env.ts'
-import { submitHeartFile } from './heart-file.ts'
+import { heartFileAnswer, submitHeartFile } from './heart-file.ts'
+import { heartFileItem } from './heart-file-item.ts'
 import { INTAKE_ERRORS } from './intake-errors.ts'
 import { AdultOnly, HeartFileBody, HeartFiled } from './intake-schemas.ts'
 
@@ -14,8 +17,8 @@ export const registerIntakeRoutes = (app: VenueApp, deps: VenueDeps) => {
     app,
     createRoute({
       method: 'post',
-      path: '/api/intake/heart-file',
-      summary: 'File a dating doc (paid: doc_submit 1.00 USDC)',
+      path: heartFileItem.path,
+      summary: `File a dating doc (paid: ${paidNote(heartFileItem)})`,
       description:
         'The adult attestation and the personal-data screen come before the 402. The paying wallet is the owner: the first payment creates it and answers its credential once.',
       security: SECURITY.none,
@@ -37,7 +40,7 @@ export const registerIntakeRoutes = (app: VenueApp, deps: VenueDeps) => {
     }),
     async (c, body) => {
       const outcome = await submitHeartFile(deps, { body, request: c.req.raw })
-      if (outcome.ok) return outcome.response
+      if (outcome.ok) return saleResponse(outcome.outcome, { answer: heartFileAnswer(deps) })
       const { ok: _, status, error, ...extras } = outcome
       throw new ApiError(status, error, extras)
     },

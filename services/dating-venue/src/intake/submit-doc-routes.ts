@@ -1,12 +1,16 @@
+import { saleResponse } from '@agents/payments'
 import { ApiError, errors, json, jsonRoute, SafeText } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import { PersonaBody } from '../admission/admission-schemas.ts'
 import type { VenueDeps } from '../deps.ts'
+import { paidNote } from '../orders/paid-item-text.ts'
 import { PaymentChallenge, PaymentPending } from '../orders/payment-answers.ts'
 import type { VenueApp } from '../venue-env.ts'
 import { CHAT_ERRORS } from '../wallet-session/chat-errors.ts'
 import { chatWalletOf, requireChatWallet } from '../wallet-session/wallet-session.ts'
-import { SUBMIT_DOC_ERRORS, SUBMIT_DOC_PATH, submitDoc } from './submit-doc.ts'
+import { submitDoc, submitDocAnswer } from './submit-doc.ts'
+import { SUBMIT_DOC_ERRORS } from './submit-doc-checks.ts'
+import { chatDocItem } from './submit-doc-item.ts'
 
 const SubmitDocBody = z
   .object({
@@ -34,15 +38,14 @@ const Submitted = z
 
 const INVALID = 'invalid submission'
 
-/** Submitting the drafted doc from the chat page (paid: doc_submit 1.00 USDC). */
+/** Submitting the drafted doc from the chat page (paid: `chatDocItem`). */
 export const registerSubmitDocRoutes = (app: VenueApp, deps: VenueDeps) => {
   jsonRoute(
     app,
     createRoute({
       method: 'post',
-      path: SUBMIT_DOC_PATH,
-      summary:
-        'Submit the drafted dating doc: a persona bound to the signed-in wallet, held for review (paid: doc_submit 1.00 USDC)',
+      path: chatDocItem.path,
+      summary: `Submit the drafted dating doc: a persona bound to the signed-in wallet, held for review (paid: ${paidNote(chatDocItem)})`,
       description:
         "Before the 402, in order: the signed-in adult wallet, the draft complete, no persona of this wallet in review or on the floor, the handle free, then the human floor entry rule (a studio token holding worth at least $50 at the oracle price, the chaperone passing the heart). Any wallet may pay; the persona is the signed-in wallet's. It takes part in nothing until an operator approves it (POST /admin/actions/review).",
       security: [{ chatSession: [] }],
@@ -84,7 +87,7 @@ export const registerSubmitDocRoutes = (app: VenueApp, deps: VenueDeps) => {
         body,
         request: c.req.raw,
       })
-      if (outcome.ok) return outcome.response
+      if (outcome.ok) return saleResponse(outcome.outcome, { answer: submitDocAnswer })
       const { ok: _, status, error, ...extras } = outcome
       throw new ApiError(status, error, extras)
     },

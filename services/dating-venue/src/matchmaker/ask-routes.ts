@@ -1,13 +1,17 @@
+import { saleResponse } from '@agents/payments'
 import { errors, json, jsonRoute } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import { getCookie } from 'hono/cookie'
 import { clientKeyOf } from '../budget/client-key.ts'
 import { credentialOf, requireCredential } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
+import { itemPrice, paidNote } from '../orders/paid-item-text.ts'
 import { PaymentChallenge } from '../orders/payment-answers.ts'
+import { refusalResponse } from '../orders/refusal-response.ts'
 import type { VenueApp, VenueMiddleware, VenueVariables } from '../venue-env.ts'
 import { CHAT_COOKIE, chatWalletOf, requireChatWallet } from '../wallet-session/wallet-session.ts'
-import { ASK_PATH, askAsAgent, askAsHuman } from './ask.ts'
+import { askAsAgent, askAsHuman, type PaidAsk, paidAskAnswer } from './ask.ts'
+import { askItem } from './ask-item.ts'
 import { Answer, AskBody } from './matchmaker-schemas.ts'
 
 /** What `resolveAsker` sets: who asks, besides what the chat-wallet or credential middleware sets. */
@@ -30,15 +34,18 @@ const resolveAsker = (deps: VenueDeps): VenueMiddleware => {
   }
 }
 
+/** A paid answer as HTTP: its refusal before the 402, or the sale's outcome. */
+const paidAnswer = (paid: PaidAsk, answer: ReturnType<typeof paidAskAnswer>) =>
+  'refusal' in paid ? refusalResponse(paid.refusal) : saleResponse(paid.outcome, { answer })
+
 /** Asking the matchmaker: humans on the chat page and agents (paid). */
 export const registerChatAskRoutes = (app: VenueApp, deps: VenueDeps) => {
   jsonRoute(
     app,
     createRoute({
       method: 'post',
-      path: ASK_PATH,
-      summary:
-        'One answer of the matchmaker (humans: free messages, then credits, then 0.10 USDC; agents: agent_ask 0.10 USDC)',
+      path: askItem.path,
+      summary: `One answer of the matchmaker (humans: free messages, then credits, then ${itemPrice(askItem)}; agents: ${paidNote(askItem)})`,
       description:
         "A signed-in adult (chat session cookie) spends today's free messages (by studio token holding), then credits (3 a message), then pays. An agent (venue credential) pays every answer. Messages and answers pass the safety check; a withheld one counts as used; one the venue failed to answer does not.",
       security: ASK_SECURITY,
@@ -72,12 +79,13 @@ export const registerChatAskRoutes = (app: VenueApp, deps: VenueDeps) => {
           request: c.req.raw,
           client: clientKeyOf(c, deps),
         })
-        if (outcome.kind === 'paid') return outcome.response
+        if (outcome.kind === 'paid') return paidAnswer(outcome, paidAskAnswer(deps, wallet))
         return c.json(outcome.body, outcome.status)
       }
       const actor = credentialOf(c)
       const endpointId = actor.kind === 'agent' ? actor.endpoint.id : -actor.owner.id
-      return askAsAgent(deps, { endpointId, message: body.message, request: c.req.raw })
+      const paid = await askAsAgent(deps, { endpointId, message: body.message, request: c.req.raw })
+      return paidAnswer(paid, paidAskAnswer(deps))
     },
     { validationMessage: 'invalid message', middleware: [resolveAsker(deps)] },
   )

@@ -1,15 +1,21 @@
+import { saleResponse } from '@agents/payments'
 import { errors, json, jsonRoute } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import type { VenueDeps } from '../deps.ts'
 import type { VenueApp } from '../venue-env.ts'
 import { CHAT_ERRORS } from '../wallet-session/chat-errors.ts'
 import { chatWalletOf, requireChatWallet } from '../wallet-session/wallet-session.ts'
-import { sellTopup, TOPUP_CREDITS, TOPUP_ERRORS, TOPUP_MESSAGES, TOPUP_PATH } from './chat-topup.ts'
+import { sellTopup, TOPUP_ERRORS, topupAnswer } from './chat-topup.ts'
+import { itemPrice } from './paid-item-text.ts'
 import { PaymentChallenge, PaymentPending } from './payment-answers.ts'
+import { TOPUP_CREDITS, TOPUP_MESSAGES, topupItem } from './topup-item.ts'
 
-const TopupBody = z.object({}).strict().openapi('ChatTopup', {
-  description: 'nothing to choose: a top-up is always 2.00 USDC for the signed-in wallet',
-})
+const TopupBody = z
+  .object({})
+  .strict()
+  .openapi('ChatTopup', {
+    description: `nothing to choose: a top-up is always ${itemPrice(topupItem)} for the signed-in wallet`,
+  })
 
 const Topped = z
   .object({
@@ -27,8 +33,8 @@ export const registerChatTopupRoutes = (app: VenueApp, deps: VenueDeps) => {
     app,
     createRoute({
       method: 'post',
-      path: TOPUP_PATH,
-      summary: `Top up chat credits: 2.00 USDC for ${TOPUP_CREDITS} credits (${TOPUP_MESSAGES} messages at 3 credits), pull mode`,
+      path: topupItem.path,
+      summary: `Top up chat credits: ${itemPrice(topupItem)} for ${TOPUP_CREDITS} credits (${TOPUP_MESSAGES} messages at 3 credits), pull mode`,
       description:
         'Sign-in and the 18+ attestation are checked before the 402. Paid in pull mode only, so the payment proves the wallet: x402 (an EIP-3009 authorization signed by the wallet) or MPP pull (the wallet signs the Tempo transfer, the venue broadcasts it). A payment from any wallet but the signed-in one is refused with 403 before anything is charged. Credits never expire.',
       security: [{ chatSession: [] }],
@@ -50,7 +56,8 @@ export const registerChatTopupRoutes = (app: VenueApp, deps: VenueDeps) => {
     }),
     async (c) => {
       const { wallet, secret } = chatWalletOf(c)
-      return sellTopup(deps, { wallet, sessionSecret: secret, request: c.req.raw })
+      const outcome = await sellTopup(deps, { wallet, sessionSecret: secret, request: c.req.raw })
+      return saleResponse(outcome, { answer: topupAnswer })
     },
     {
       validationMessage: 'invalid top-up',

@@ -1,5 +1,5 @@
 import type { AnyTransaction } from '@agents/service-kit/db'
-import { and, eq, ne, or, type SQL, sql } from 'drizzle-orm'
+import { and, eq, ne, or, sql } from 'drizzle-orm'
 import type { VenueDatabase } from '../db/open.ts'
 import { orders } from '../db/schema.ts'
 
@@ -41,19 +41,6 @@ export const challengeOrder = async (db: Executor, order: OrderInput): Promise<O
 /** An order another payment may not take: not paid, and not being settled by another payment. */
 const holdable = (reference: string) =>
   sql`${orders.status} <> 'fulfilled' AND (${orders.settlingReference} IS NULL OR ${orders.settlingReference} = ${reference})`
-
-/**
- * `holdOrder` in the payment's claim statement (`holdAtOnce`): a CTE body
- * that holds the order only when `claimed` has a row, and returns a row
- * only when it held. What it cannot hold, `holdOrder` answers.
- */
-export const heldOrderWrite = (order: OrderInput, reference: string, claimed: SQL) =>
-  sql`insert into ${orders} (id, kind, owner_id, amount_atomic, status, settling_reference)
-    select ${order.id}::text, ${order.kind}::text, ${order.ownerId}::integer,
-      ${order.amountAtomic.toString()}::bigint, 'challenged', ${reference}::text from ${claimed}
-    on conflict (id) do update set settling_reference = excluded.settling_reference, updated_at = now()
-    where ${holdable(reference)}
-    returning 1`
 
 /**
  * Reserves the order for one payment, in the payment's claim transaction:

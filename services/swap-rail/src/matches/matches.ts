@@ -122,9 +122,6 @@ export const matchView = async (
   }
 }
 
-/** The rail's paid product (see `matchItem`), for its reconciler. */
-export const matchPayment = (deps: SwapDeps) => matchItem.product(deps)
-
 /** How a paid match is answered: the match with its grant (409 if it closed while settling). */
 export const matchAnswer =
   (deps: SwapDeps) =>

@@ -1,0 +1,3 @@
+/** The refund rule of the spec, with where requests go when the operator configured it. */
+export const refundRule = (refundsEmail: string | undefined) =>
+  `Paid calls are final. When a payment settled and the venue's own infrastructure failed to deliver, the venue re-attempts; if it still cannot, the price is credited to the owner's chat credits (25 per 1 USDC, never expiring) and the answer says so with the order id. Safety-withheld or off-topic answers are not credited. Requests go ${refundsEmail ? `by e-mail to ${refundsEmail}` : 'to the operator'} with the order id or transaction hash, within 7 days.`
