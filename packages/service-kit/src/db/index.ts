@@ -10,7 +10,12 @@ export { pgArray } from './pg-array.ts'
 export { preparedOnce } from './prepared-once.ts'
 export { PreparingPglite } from './preparing-pglite.ts'
 export { rowsOf } from './rows-of.ts'
-export { createTestDatabase, type TestBackend, testBackends } from './test-database.ts'
+export {
+  createTestDatabase,
+  type TestBackend,
+  type TestDatabaseOptions,
+  testBackends,
+} from './test-database.ts'
 export {
   createTransactionGuard,
   QueryOutsideTransactionError,

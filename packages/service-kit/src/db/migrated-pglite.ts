@@ -22,5 +22,6 @@ export const cloneMigratedPglite = async (migrationsFolder: string) => {
     // A failed start is not kept: the next caller tries again.
     template.catch(() => templates.delete(migrationsFolder))
   }
-  return (await template).clone()
+  // clone() is typed as the interface but builds a PGlite (`new PGlite({ loadDataDir })`).
+  return (await (await template).clone()) as PGlite
 }

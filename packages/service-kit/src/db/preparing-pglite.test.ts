@@ -42,7 +42,7 @@ afterAll(async () => {
   await seeded.close()
 })
 beforeEach(async () => {
-  pglite = await seeded.clone()
+  pglite = (await seeded.clone()) as PGlite
   prepared = new PreparingPglite(pglite)
 })
 afterEach(async () => {
