@@ -67,8 +67,8 @@ export const benchConfig = Object.freeze({
     rounds: number('BENCH_ROUNDS', 200, 3),
     /** `BENCH_WARMUP_ROUNDS`: rounds before each phase, not timed. */
     warmUpRounds: number('BENCH_WARMUP_ROUNDS', 5, 1),
-    /** `BENCH_BLOCK_ROUNDS`: rounds of the block-time figures. */
-    blockRounds: number('BENCH_BLOCK_ROUNDS', 15, 1),
+    /** `BENCH_BLOCK_ROUNDS`: rounds of the block-time figures (0: that phase is skipped; the paths are the instant phase's). */
+    blockRounds: number('BENCH_BLOCK_ROUNDS', 15, 0),
     /** `BENCH_PROFILE=1`: count and time every query. */
     profile: raw('BENCH_PROFILE') === '1',
     /** `BENCH_BATCHES`: batches of the facilitator client bench. */
@@ -170,8 +170,8 @@ export const benchConfig = Object.freeze({
       rounds: number('BENCH_ROUNDS', 100, 2),
       /** `BENCH_WARMUP_ROUNDS`: rounds before each phase, not timed. */
       warmUpRounds: number('BENCH_WARMUP_ROUNDS', 5, 1),
-      /** `BENCH_BLOCK_ROUNDS`: rounds of the block-time figures. */
-      blockRounds: number('BENCH_BLOCK_ROUNDS', 15, 1),
+      /** `BENCH_BLOCK_ROUNDS`: rounds of the block-time figures (0: that phase is skipped). */
+      blockRounds: number('BENCH_BLOCK_ROUNDS', 15, 0),
       /** `BENCH_RECEIPT_POLLING_MS`: the facilitator's receipt polling. */
       receiptPollingMs: number('BENCH_RECEIPT_POLLING_MS', 5),
       /** `BENCH_FACILITATOR=inproc`: the facilitator in the bench's process. */

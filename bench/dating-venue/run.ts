@@ -22,9 +22,12 @@ for (const script of [
   'limits-bench.ts',
 ]) {
   process.stdout.write(`\n## ${script}\n`)
+  const started = performance.now()
   const run = spawnSync(process.execPath, ['--import', 'tsx', `${here}${script}`], {
     stdio: 'inherit',
   })
   if (run.status !== 0) failed = true
+  const seconds = ((performance.now() - started) / 1000).toFixed(1)
+  process.stdout.write(`(${script}: ${run.status === 0 ? 'ok' : 'FAILED'} in ${seconds} s)\n`)
 }
 process.exit(failed ? 1 : 0)
