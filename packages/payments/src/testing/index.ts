@@ -9,6 +9,12 @@ export {
 } from './exactly-once-suite.ts'
 export { type FaultDevnet, startFaultDevnet } from './fault-devnet.ts'
 export {
+  amountsAsked,
+  type PaidItemContractTarget,
+  paidItemContract,
+  tableCounts,
+} from './paid-item-contract.ts'
+export {
   baseRequirementOf,
   hostPortOf,
   mppModeOf,
