@@ -3,13 +3,13 @@ import { GrantError, verifyGrant } from '@agents/swap-seller'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SwapRail } from './start.ts'
-import { startTestSwapRail, TEST_DATABASE_URL } from './testing.ts'
+import { SWAP_TEST_DATABASE, startTestSwapRail, TEST_DATABASE_URL } from './testing.ts'
 
 const seller = privateKeyToAccount(generatePrivateKey())
 const stranger = privateKeyToAccount(generatePrivateKey())
 
 const server = TEST_DATABASE_URL
-const backends = testBackends(server)
+const backends = testBackends(server, SWAP_TEST_DATABASE)
 
 describe.each(backends)('the book on $name', ({ open }) => {
   let rail: SwapRail

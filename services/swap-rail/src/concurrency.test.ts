@@ -1,7 +1,7 @@
 import { createTestDatabase } from '@agents/service-kit/db'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SwapRail } from './start.ts'
-import { startTestSwapRail, TEST_DATABASE_URL } from './testing.ts'
+import { SWAP_TEST_DATABASE, startTestSwapRail, TEST_DATABASE_URL } from './testing.ts'
 
 const server = TEST_DATABASE_URL
 const PAY_TO = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
@@ -12,7 +12,7 @@ describe.skipIf(!server)('under concurrency on PostgreSQL, two replicas', () => 
   let drop: () => Promise<void>
 
   beforeAll(async () => {
-    const database = await createTestDatabase(server!)
+    const database = await createTestDatabase(server!, SWAP_TEST_DATABASE)
     drop = database.drop
     // This test floods from one address on purpose: its limits are raised (the book
     // bounds stay on, high, so their locked path is what runs under the contention).

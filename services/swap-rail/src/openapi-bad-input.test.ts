@@ -3,11 +3,11 @@ import { walkBadInput } from '@agents/service-kit/bad-input'
 import { testBackends } from '@agents/service-kit/db'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SwapRail } from './start.ts'
-import { startTestSwapRail, TEST_DATABASE_URL } from './testing.ts'
+import { SWAP_TEST_DATABASE, startTestSwapRail, TEST_DATABASE_URL } from './testing.ts'
 
 const PAY_TO = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 
-describe.each(testBackends(TEST_DATABASE_URL))(
+describe.each(testBackends(TEST_DATABASE_URL, SWAP_TEST_DATABASE))(
   'bad input on every route of /openapi.json on $name',
   ({ open }) => {
     let rail: SwapRail

@@ -1,10 +1,14 @@
 import { type Devnet, devnetEnv } from '@agents/devnet'
 import { UNUSED_PAYMENTS_ENV } from '@agents/payments/testing'
 import { readConfig } from './config.ts'
+import { SWAP_MIGRATIONS_FOLDER } from './db/open.ts'
 import { startSwapRail } from './start.ts'
 
 /** The PostgreSQL server of the tests (`.ci/run` exports it). */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL
+
+/** Test databases on PostgreSQL start migrated, as copies of one template (`createTestDatabase`). */
+export const SWAP_TEST_DATABASE = { migrationsFolder: SWAP_MIGRATIONS_FOLDER }
 
 /**
  * The swap rail on an ephemeral port for a test: the devnet's payment

@@ -4,11 +4,12 @@ import { type Schema, schema } from './schema.ts'
 
 export type SwapDatabase = Database<Schema>
 
-const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url))
+/** drizzle-kit's output: the rail's schema, migration by migration. */
+export const SWAP_MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url))
 
 /** PostgreSQL when `url` is set, else PGlite in `dataDir`; migrated before it is returned. */
 export const openSwapDatabase = (parameters: {
   url?: string | undefined
   dataDir?: string
   poolMax?: number
-}) => openDatabase({ ...parameters, schema, migrationsFolder })
+}) => openDatabase({ ...parameters, schema, migrationsFolder: SWAP_MIGRATIONS_FOLDER })

@@ -2,7 +2,7 @@ import { startRoundRobinProxy } from '@agents/service-kit'
 import { createTestDatabase } from '@agents/service-kit/db'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SwapRail } from '../start.ts'
-import { startTestSwapRail, TEST_DATABASE_URL } from '../testing.ts'
+import { SWAP_TEST_DATABASE, startTestSwapRail, TEST_DATABASE_URL } from '../testing.ts'
 
 const ENV = {
   TRUST_FORWARDED_FOR: '1',
@@ -19,7 +19,7 @@ describe.skipIf(!TEST_DATABASE_URL)('two replicas behind a load balancer', () =>
   let proxy: Awaited<ReturnType<typeof startRoundRobinProxy>>
   let drop: () => Promise<void>
   beforeAll(async () => {
-    const database = await createTestDatabase(TEST_DATABASE_URL!)
+    const database = await createTestDatabase(TEST_DATABASE_URL!, SWAP_TEST_DATABASE)
     drop = database.drop
     replicas = [
       await startTestSwapRail({ databaseUrl: database.url, env: ENV }),

@@ -21,7 +21,12 @@ import { createTestDatabase, testBackends } from '@agents/service-kit/db'
 import type { Address } from 'viem'
 import { afterAll, beforeAll, describe } from 'vitest'
 import type { SwapRail } from '../start.ts'
-import { startTestSwapRail, TEST_DATABASE_URL, testSwapRailEnv } from '../testing.ts'
+import {
+  SWAP_TEST_DATABASE,
+  startTestSwapRail,
+  TEST_DATABASE_URL,
+  testSwapRailEnv,
+} from '../testing.ts'
 
 // Paying a match under every fault of "Paid requests deliver exactly once", on every rail and backend.
 
@@ -74,7 +79,7 @@ const buyMatch = async (serviceUrl: string, counter: SwapRail): Promise<Purchase
   }
 }
 
-describe.each(testBackends(TEST_DATABASE_URL))(
+describe.each(testBackends(TEST_DATABASE_URL, SWAP_TEST_DATABASE))(
   'paying a match exactly once on $name',
   (backend) => {
     let rail: SwapRail
@@ -120,7 +125,7 @@ describe.runIf(TEST_DATABASE_URL)('paying a match when the rail process is kille
   let env: Record<string, string>
   let observer: SwapRail
   beforeAll(async () => {
-    const opened = await createTestDatabase(TEST_DATABASE_URL!)
+    const opened = await createTestDatabase(TEST_DATABASE_URL!, SWAP_TEST_DATABASE)
     drop = opened.drop
     env = testSwapRailEnv({
       devnet: faults.devnet,
