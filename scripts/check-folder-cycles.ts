@@ -29,10 +29,6 @@ const KNOWN_EDGES: Record<string, Record<string, string>> = {
     'floor -> boards':
       "the floor reads the boards' posts; boards feature posts and push them to the floor",
   },
-  'packages/swap-seller': {
-    'stream -> proxy':
-      "the upstream stream reuses the proxy's completion request; the proxy streams",
-  },
 }
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..')

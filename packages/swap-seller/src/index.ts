@@ -1,3 +1,12 @@
+export {
+  type CapCompletionTokensParameters,
+  type CapCompletionTokensReturnType,
+  type CompletionTokensField,
+  capCompletionTokens,
+} from './completion/cap-completion-tokens.ts'
+export { ChatCompletionRequest } from './completion/chat-completion-request.ts'
+export { CompletionRefusal } from './completion/completion-refusal.ts'
+export type { Upstream } from './completion/upstream.ts'
 export { readConfig, SellerConfig } from './config.ts'
 export { TOKENS_PER_MTOK, TOKENS_REMAINING_HEADER } from './constants.ts'
 export {
@@ -20,26 +29,17 @@ export {
 export { createMemoryMeter } from './meter/create-memory-meter.ts'
 export type { GrantMeter } from './meter/grant-meter.ts'
 export {
-  type CapCompletionTokensParameters,
-  type CapCompletionTokensReturnType,
-  type CompletionTokensField,
-  capCompletionTokens,
-} from './proxy/cap-completion-tokens.ts'
-export { ChatCompletionRequest } from './proxy/chat-completion-request.ts'
-export {
   type CreateSellerProxyParameters,
   createSellerProxy,
   SERVICE_NAME,
   SERVICE_VERSION,
 } from './proxy/create-seller-proxy.ts'
-export type { Upstream } from './proxy/forward-completion.ts'
 export {
   type GrantVariables,
   type RequireGrantOptions,
   requireGrant,
 } from './proxy/require-grant.ts'
 export {
-  CompletionRefusal,
   type ServeCompletionDeps,
   type ServeCompletionParameters,
   type ServeCompletionReturnType,

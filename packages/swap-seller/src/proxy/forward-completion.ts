@@ -1,16 +1,7 @@
-import type { ChatCompletionRequest } from './chat-completion-request.ts'
-import { readTotalTokens } from './read-total-tokens.ts'
-import { readUpstreamAnswer } from './read-upstream-answer.ts'
-
-/** The seller's own OpenAI-compatible provider. */
-export type Upstream = {
-  /** Base URL, e.g. `https://api.openai.com/v1`; `/chat/completions` is appended. */
-  baseUrl: string
-  /** The seller's key. Sent only to `baseUrl`, never to the hub or the buyer. */
-  apiKey: string
-  /** Longest wait for the upstream's whole answer. */
-  timeoutMs?: number
-}
+import type { ChatCompletionRequest } from '../completion/chat-completion-request.ts'
+import { readTotalTokens } from '../completion/read-total-tokens.ts'
+import { readUpstreamAnswer } from '../completion/read-upstream-answer.ts'
+import type { Upstream } from '../completion/upstream.ts'
 
 export type ForwardCompletionDeps = { upstream: Upstream; fetch: typeof fetch }
 

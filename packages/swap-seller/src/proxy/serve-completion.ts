@@ -1,21 +1,14 @@
 import type { Logger } from '@agents/service-kit'
+import {
+  type CompletionTokensField,
+  capCompletionTokens,
+} from '../completion/cap-completion-tokens.ts'
+import type { ChatCompletionRequest } from '../completion/chat-completion-request.ts'
+import type { CompletionRefusal } from '../completion/completion-refusal.ts'
 import { TOKENS_PER_MTOK } from '../constants.ts'
 import type { Grant } from '../grant/verify-grant.ts'
 import type { GrantMeter } from '../meter/grant-meter.ts'
-import { type CompletionTokensField, capCompletionTokens } from './cap-completion-tokens.ts'
-import type { ChatCompletionRequest } from './chat-completion-request.ts'
 import { type ForwardCompletionDeps, forwardCompletion } from './forward-completion.ts'
-
-/** Why a completion was not served: stable snake_case codes the route maps to HTTP. */
-export const CompletionRefusal = {
-  modelMismatch: 'model_mismatch',
-  promptTooLarge: 'prompt_too_large',
-  grantSpent: 'grant_spent',
-  tooManyChoices: 'too_many_choices',
-  upstreamUnavailable: 'upstream_unavailable',
-  upstreamNoUsage: 'upstream_no_usage',
-} as const
-export type CompletionRefusal = (typeof CompletionRefusal)[keyof typeof CompletionRefusal]
 
 export type ServeCompletionDeps = ForwardCompletionDeps & {
   meter: GrantMeter

@@ -1,4 +1,4 @@
-import type { ChatCompletionRequest } from '../proxy/chat-completion-request.ts'
+import type { ChatCompletionRequest } from '../completion/chat-completion-request.ts'
 import type { TokenCounter } from './get-token-counter.ts'
 
 /** OpenAI's chat framing: each message costs 3 tokens on top of its text, the reply's priming 3. */

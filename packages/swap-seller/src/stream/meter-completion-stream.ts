@@ -1,4 +1,4 @@
-import { readTotalTokens } from '../proxy/read-total-tokens.ts'
+import { readTotalTokens } from '../completion/read-total-tokens.ts'
 import { countDeltaTokens } from './count-delta-tokens.ts'
 import type { TokenCounter } from './get-token-counter.ts'
 import { decodeSseData, encodeSseData, SSE_DONE } from './sse.ts'

@@ -1,6 +1,6 @@
-import type { ChatCompletionRequest } from '../proxy/chat-completion-request.ts'
-import type { Upstream } from '../proxy/forward-completion.ts'
-import { readUpstreamAnswer } from '../proxy/read-upstream-answer.ts'
+import type { ChatCompletionRequest } from '../completion/chat-completion-request.ts'
+import { readUpstreamAnswer } from '../completion/read-upstream-answer.ts'
+import type { Upstream } from '../completion/upstream.ts'
 
 export type OpenUpstreamStreamReturnType =
   | { ok: true; stream: ReadableStream<Uint8Array> }

@@ -1,11 +1,14 @@
 import type { Logger } from '@agents/service-kit'
+import {
+  type CompletionTokensField,
+  capCompletionTokens,
+} from '../completion/cap-completion-tokens.ts'
+import type { ChatCompletionRequest } from '../completion/chat-completion-request.ts'
+import type { CompletionRefusal } from '../completion/completion-refusal.ts'
+import type { Upstream } from '../completion/upstream.ts'
 import { TOKENS_PER_MTOK } from '../constants.ts'
 import type { Grant } from '../grant/verify-grant.ts'
 import type { GrantMeter } from '../meter/grant-meter.ts'
-import { type CompletionTokensField, capCompletionTokens } from '../proxy/cap-completion-tokens.ts'
-import type { ChatCompletionRequest } from '../proxy/chat-completion-request.ts'
-import type { Upstream } from '../proxy/forward-completion.ts'
-import type { CompletionRefusal } from '../proxy/serve-completion.ts'
 import { countPromptTokens } from './count-prompt-tokens.ts'
 import { getTokenCounter } from './get-token-counter.ts'
 import { meterCompletionStream } from './meter-completion-stream.ts'
