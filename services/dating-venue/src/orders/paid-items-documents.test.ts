@@ -19,10 +19,14 @@ afterAll(async () => {
   await venue?.close()
 })
 
+// The spec's prices (its "Prices (USDC)" line), every route that sells one.
 const ITEMS = [
   ['doc_submit', 'POST /api/intake/heart-file', '1.00 USDC'],
+  ['doc_submit', 'POST /api/chat/submit-doc', '1.00 USDC'],
   ['compatibility_report', 'POST /api/premium/compatibility-report', '5.00 USDC'],
   ['featured_slot', 'POST /api/featured/post', '50.00 USDC'],
+  ['agent_ask', 'POST /api/chat/ask', '0.10 USDC'],
+  ['chat_topup', 'POST /api/chat/topup', '2.00 USDC'],
 ] as const
 
 it.each(['/skill', '/llms-full.txt'])(

@@ -1,4 +1,5 @@
-import { type Devnet, startDevnet } from '@agents/devnet'
+import type { Devnet } from '@agents/devnet'
+import { sharedDevnet } from '@agents/devnet/testing'
 import { decodeBase64Json, PAYMENT_RESPONSE_HEADER, type RequirementV2 } from '@agents/payments'
 import { baseRequirementOf, paymentSignatureHeader } from '@agents/payments/testing'
 import { testBackends } from '@agents/service-kit/db'
@@ -51,7 +52,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('the composed report on $name', (
   beforeAll(async () => {
     const database = await open()
     drop = database.drop
-    devnet = await startDevnet({ tempo: false })
+    devnet = await sharedDevnet({ tempo: false })
     venue = await startTestVenue({ devnet, databaseUrl: database.url })
     const owner = await newOwner()
     const challenge = await buy(owner.ownerId, owner.credential)

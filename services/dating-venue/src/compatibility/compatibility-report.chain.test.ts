@@ -1,4 +1,5 @@
-import { type Devnet, startDevnet } from '@agents/devnet'
+import type { Devnet } from '@agents/devnet'
+import { sharedDevnet } from '@agents/devnet/testing'
 import { decodeBase64Json, PAYMENT_REQUIRED_HEADER } from '@agents/payments'
 import { baseRequirementOf, paymentSignatureHeader } from '@agents/payments/testing'
 import { postJson } from '@agents/service-kit'
@@ -92,7 +93,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('the compatibility report on $nam
   beforeAll(async () => {
     const database = await open()
     drop = database.drop
-    devnet = await startDevnet()
+    devnet = await sharedDevnet()
     chat = await startChatStandIn()
     venue = await startTestVenue({
       devnet,

@@ -1,4 +1,5 @@
-import { type Devnet, startDevnet } from '@agents/devnet'
+import type { Devnet } from '@agents/devnet'
+import { sharedDevnet } from '@agents/devnet/testing'
 import { decodeBase64Json, PAYMENT_REQUIRED_HEADER } from '@agents/payments'
 import { postJson } from '@agents/service-kit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -9,7 +10,7 @@ import { startTestVenue } from '../testing.ts'
 let devnet: Devnet
 let venue: Venue
 beforeAll(async () => {
-  devnet = await startDevnet()
+  devnet = await sharedDevnet()
   venue = await startTestVenue({ devnet })
 }, 60_000)
 afterAll(async () => {

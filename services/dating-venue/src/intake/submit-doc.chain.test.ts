@@ -1,5 +1,6 @@
 import { createServer } from 'node:http'
-import { type Devnet, startDevnet } from '@agents/devnet'
+import type { Devnet } from '@agents/devnet'
+import { sharedDevnet } from '@agents/devnet/testing'
 import { xPaymentHeader } from '@agents/payments/testing'
 import { postJson } from '@agents/service-kit'
 import { testBackends } from '@agents/service-kit/db'
@@ -36,7 +37,7 @@ beforeAll(async () => {
   priceUrl = `http://127.0.0.1:${(prices.address() as { port: number }).port}/price`
   await new Promise<void>((resolve) => moderation.listen(0, '127.0.0.1', resolve))
   moderationUrl = `http://127.0.0.1:${(moderation.address() as { port: number }).port}/v1`
-  devnet = await startDevnet({ tempo: false })
+  devnet = await sharedDevnet({ tempo: false })
 }, 120_000)
 afterAll(async () => {
   await devnet?.stop()

@@ -1,4 +1,5 @@
-import { type Devnet, type StudioToken, startDevnet, startStudioToken } from '@agents/devnet'
+import { type Devnet, type StudioToken, startStudioToken } from '@agents/devnet'
+import { sharedDevnet } from '@agents/devnet/testing'
 import { payFor } from '@agents/payments/testing'
 import { testBackends } from '@agents/service-kit/db'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
@@ -37,7 +38,7 @@ let studio: StudioToken
 // Holds $100 of the studio token: above the human floor's $50 (one per database is enough).
 const holder = privateKeyToAccount(generatePrivateKey())
 beforeAll(async () => {
-  devnet = await startDevnet({ tempo: false })
+  devnet = await sharedDevnet({ tempo: false })
   chat = await startChatStandIn()
   chat.answer({ status: 200, content: 'Talk about what a slow Sunday looks like for each of you.' })
   studio = await startStudioToken({

@@ -1,4 +1,5 @@
-import { type Devnet, startDevnet } from '@agents/devnet'
+import type { Devnet } from '@agents/devnet'
+import { sharedDevnet } from '@agents/devnet/testing'
 import { PAYMENT_REQUIRED_HEADER } from '@agents/payments'
 import { postJson } from '@agents/service-kit'
 import { testBackends } from '@agents/service-kit/db'
@@ -42,7 +43,7 @@ describe.each(testBackends(TEST_DATABASE_URL))('featured slots on $name', ({ ope
   beforeAll(async () => {
     const database = await open()
     drop = database.drop
-    devnet = await startDevnet()
+    devnet = await sharedDevnet()
     venue = await startTestVenue({
       devnet,
       databaseUrl: database.url,
