@@ -26,8 +26,6 @@ const KNOWN_EDGES: Record<string, Record<string, string>> = {
       "the SIWE token codec and verifier are identity's (with its login failure reasons), and identity's events reach admission and couples",
     'admission -> matchmaking':
       "admitting a persona starts its embedding in the background; matchmaking's beat admits pending personas",
-    'floor -> boards':
-      "the floor reads the boards' posts; boards feature posts and push them to the floor",
   },
 }
 

@@ -1,9 +1,10 @@
 // `@agents/dating-venue/bench`: the internals the benchmarks in bench/dating-venue
 // measure directly (the beat, the pairing, the floor, the limits, the chat
 // answer's proxy) and the fixtures they seed with. Tests and the server do not use it.
-export { readFloor } from './boards/boards.ts'
+
 export { personas, personaVectors, posts } from './db/schema.ts'
 export { startFakeEmbeddings } from './fake-embeddings.ts'
+export { readFloor } from './floor/read-floor.ts'
 export type { Heart, Prefs } from './heart/heart-schema.ts'
 export { createVenueLimits } from './limits/create-venue-limits.ts'
 export { VENUE_LIMIT_DEFAULTS } from './limits/limit-defaults.ts'

@@ -1,8 +1,6 @@
-import { and, desc, eq, gt, sql } from 'drizzle-orm'
+import { and, desc, eq, sql } from 'drizzle-orm'
 import { posts, turns } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
-import { featuredFirst, liveFeatured } from '../featured/featured-first.ts'
-import type { FloorItem } from '../floor/floor-item.ts'
 
 export const BOARD_LIMIT = 50
 
@@ -53,64 +51,4 @@ export const notify = async (deps: VenueDeps, handle: string, body: string) => {
   await deps.database.db
     .insert(posts)
     .values({ board: 'notifications', handle, body, status: 'published' })
-}
-
-/**
- * The public live feed: published courtship turns and public posts
- * (seeking, debriefs), newest first; `after` gives what is newer than a
- * cursor, for the event stream. Notifications are for agents, not the floor.
- */
-export const readFloor = async (
-  deps: VenueDeps,
-  { afterTurn = 0, afterPost = 0, limit = BOARD_LIMIT } = {},
-): Promise<FloorItem[]> => {
-  const { db } = deps.database
-  const [turnRows, postRows] = await Promise.all([
-    db
-      .select()
-      .from(turns)
-      .where(and(eq(turns.status, 'published'), gt(turns.id, afterTurn)))
-      .orderBy(desc(turns.id))
-      .limit(limit),
-    db
-      .select()
-      .from(posts)
-      .where(
-        and(
-          eq(posts.status, 'published'),
-          gt(posts.id, afterPost),
-          sql`${posts.board} IN ('seeking', 'debriefs')`,
-        ),
-      )
-      .orderBy(desc(posts.id))
-      .limit(limit),
-  ])
-  const items: FloorItem[] = [
-    ...turnRows.map((row) => ({
-      kind: 'turn' as const,
-      id: row.id,
-      couple: row.coupleId,
-      author: row.author,
-      body: row.body,
-      createdAt: row.createdAt.toISOString(),
-    })),
-    ...postRows.map((row) => ({
-      kind: 'post' as const,
-      id: row.id,
-      board: row.board,
-      handle: row.handle,
-      body: row.body,
-      createdAt: row.createdAt.toISOString(),
-      ...(row.featuredUntil && row.featuredUntil.getTime() > Date.now()
-        ? { featured: true as const }
-        : {}),
-    })),
-  ]
-  return items.sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, limit)
-}
-
-/** The floor as `GET /api/floor` serves it: the live featured posts first, then the newest. */
-export const readFloorPage = async (deps: VenueDeps): Promise<FloorItem[]> => {
-  const [featured, newest] = await Promise.all([liveFeatured(deps.database), readFloor(deps)])
-  return featuredFirst(featured, newest, BOARD_LIMIT)
 }

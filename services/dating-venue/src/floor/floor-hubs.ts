@@ -1,6 +1,6 @@
-import { readFloor } from '../boards/boards.ts'
 import type { VenueDeps } from '../deps.ts'
 import { type CreateFloorHubParameters, createFloorHub } from './floor-hub.ts'
+import { readFloor } from './read-floor.ts'
 
 export type CreateVenueFloorHubParameters = Omit<CreateFloorHubParameters, 'read' | 'onError'>
 

@@ -1,9 +1,9 @@
 import { clientAddress, document, errors } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
-import { readFloorPage } from '../boards/boards.ts'
 import type { VenueDeps } from '../deps.ts'
 import { SECURITY } from '../openapi.ts'
 import type { VenueApp } from '../venue-env.ts'
+import { readFloorPage } from './read-floor-page.ts'
 import { FLOOR_REFUSED, refuseFloorStream } from './refuse-floor-stream.ts'
 import { streamFloor } from './stream-floor.ts'
 

@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, sql } from 'drizzle-orm'
 import type { VenueDatabase } from '../db/open.ts'
 import { posts } from '../db/schema.ts'
-import type { FloorItem } from '../floor/floor-item.ts'
+import type { FloorItem } from './floor-item.ts'
 
 /**
  * Live featured posts (published, not expired) of the public boards, or of
