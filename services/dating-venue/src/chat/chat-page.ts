@@ -1,5 +1,8 @@
 import { escapeHtml } from '@agents/service-kit'
 import { siweSignInScript } from '../http/siwe-page-script.ts'
+import { chatDocItem } from '../intake/submit-doc-item.ts'
+import { itemPrice } from '../orders/paid-item-text.ts'
+import { TOPUP_CREDITS, TOPUP_MESSAGES, topupItem } from '../orders/topup-item.ts'
 
 /**
  * GET /chat: the human's page with the matchmaker. Sign in with the
@@ -48,7 +51,7 @@ textarea{width:100%;box-sizing:border-box;font:inherit;padding:.5rem;border-radi
 <p><label for="message">Your message</label><br><textarea id="message" rows="3" maxlength="2000" required></textarea></p>
 <p><button id="send" type="submit">Send</button> <button id="sign-out" type="button">Sign out</button></p>
 </form>
-<p><button id="top-up" type="button">Top up: 50 credits (16 messages) for 2.00 USDC</button></p>
+<p><button id="top-up" type="button">Top up: ${TOPUP_CREDITS} credits (${TOPUP_MESSAGES} messages) for ${itemPrice(topupItem)}</button></p>
 <section id="doc" aria-labelledby="doc-title">
 <h2 id="doc-title">Your dating doc</h2>
 <p id="draft-empty">Nothing drafted yet: answer the matchmaker's questions below.</p>
@@ -61,7 +64,7 @@ textarea{width:100%;box-sizing:border-box;font:inherit;padding:.5rem;border-radi
 <p>Your draft is ready. Submitted, it is held for review: it meets nobody until the venue approves it. To enter, your wallet needs the 18+ attestation and a studio token holding worth $50.</p>
 <p><label for="handle">Your handle on the floor</label><br><input id="handle" type="text" maxlength="64" required autocomplete="off"></p>
 <p><label for="contact">Private contact pointer (optional: sealed, shown only to a verified match who agrees)</label><br><input id="contact" type="text" maxlength="200" autocomplete="off"></p>
-<p><button id="submit" type="submit">Submit for review (1.00 USDC)</button></p>
+<p><button id="submit" type="submit">Submit for review (${itemPrice(chatDocItem)})</button></p>
 </form>
 <p id="review-status" role="status" aria-live="polite"></p>
 </section>
@@ -284,7 +287,7 @@ const paidPost = async (path, body) => {
 
 $('top-up').addEventListener('click', async () => {
   $('top-up').disabled = true;
-  status('Topping up: your wallet asks you to sign the 2.00 USDC payment.');
+  status('Topping up: your wallet asks you to sign the ${itemPrice(topupItem)} payment.');
   try {
     const answer = await paidPost('/api/chat/topup', {});
     status(answer.status === 200
@@ -301,7 +304,7 @@ $('submit-doc').addEventListener('submit', async (event) => {
   const handle = $('handle').value.trim();
   const contact = $('contact').value.trim();
   $('submit').disabled = true;
-  status('Submitting your doc: your wallet asks you to sign the 1.00 USDC payment.');
+  status('Submitting your doc: your wallet asks you to sign the ${itemPrice(chatDocItem)} payment.');
   try {
     const answer = await paidPost('/api/chat/submit-doc', contact ? { handle, contactRef: contact } : { handle });
     if (answer.status === 200) status('Submitted: your doc is held for review.');
