@@ -150,7 +150,7 @@ describe.each(
     reconcileNow: () => venue.reconcileNow(),
     healthUrl: () => `${venue.url}/health`,
     faults: { baseRpc: faults.baseRpc, tempoRpc: faults.tempoRpc, database },
-    buy: () => purchase(venue.url, venue, faults.devnet.accounts.payer),
+    buy: () => purchase(venue.url, venue),
   })
 
   // The payments block of /health, once per backend.
@@ -197,7 +197,7 @@ describe.runIf(TEST_DATABASE_URL).each(ITEMS)(
       payer: faults.devnet.accounts.payer2,
       faults: { baseRpc: faults.baseRpc, tempoRpc: faults.tempoRpc },
       start: () => spawnService(MAIN, env),
-      buy: (serviceUrl) => purchase(serviceUrl, observer, faults.devnet.accounts.payer2),
+      buy: (serviceUrl) => purchase(serviceUrl, observer),
     })
 
     for (const rail of PAYER_RAILS) killScenario(rail, target)
