@@ -136,6 +136,8 @@ type Relay = { name: string; url: string; client: BenchClient; times: number[] }
 // The ledger floor's table sits in the venue's database: on PostgreSQL a plain pool (its two
 // small statements unprepared), on PGlite through the statements prepared once, as the venue's.
 const floorPool = temporary ? new pg.Pool({ connectionString: temporary.url, max: 10 }) : undefined
+// As the services' pools: an idle client cut off (the database dropped at the end) is not a crash.
+floorPool?.on('error', () => {})
 const floorPglite = new PGlite()
 const relayServers = [
   {
