@@ -24,8 +24,6 @@ const KNOWN_EDGES: Record<string, Record<string, string>> = {
   'services/dating-venue': {
     'wallet-session -> identity':
       "the SIWE token codec and verifier are identity's (with its login failure reasons), and identity's events reach admission and couples",
-    'admission -> matchmaking':
-      "admitting a persona starts its embedding in the background; matchmaking's beat admits pending personas",
   },
 }
 

@@ -7,7 +7,7 @@ import type { VenueDeps } from '../deps.ts'
 import { vectorFromBytes } from '../embeddings/index.ts'
 import { type Heart, heartEmbeddingText } from '../heart/heart-schema.ts'
 import { notifyAgent, postNotifications } from '../notify/notify-agent.ts'
-import { embedMissing } from './embed-personas.ts'
+import { embedMissing } from '../persona-vectors/embed-personas.ts'
 import { writeIntro } from './intro.ts'
 import { adjacentPairs, pairCandidates } from './pairing.ts'
 

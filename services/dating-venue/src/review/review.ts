@@ -6,7 +6,7 @@ import { seatKindOf, takeSeat } from '../admission/seats.ts'
 import { events, personas } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
 import type { Heart } from '../heart/heart-schema.ts'
-import { embedInBackground } from '../matchmaking/embed-personas.ts'
+import { embedInBackground } from '../persona-vectors/embed-personas.ts'
 
 export const REVIEW_ERRORS = {
   invalidReview: 'invalid review',
