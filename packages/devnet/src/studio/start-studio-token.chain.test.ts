@@ -41,3 +41,28 @@ test('the price stand-in answers CoinGecko-shaped prices, moves, and can fail', 
   expect((await fetch(studio.priceUrl)).status).toBe(503)
   studio.setPriceUsd('0.25')
 })
+
+test('tokens started at once on one chain each deploy and mint: no two share a sender', async () => {
+  const tokens = await Promise.all(
+    [1, 2, 3].map(() =>
+      startStudioToken({
+        rpcUrl: devnet.base.rpcUrl,
+        mints: [{ to: devnet.accounts.payee2, tokens: '1' }],
+      }),
+    ),
+  )
+  try {
+    expect(new Set(tokens.map((token) => token.token)).size).toBe(3)
+    for (const token of tokens) {
+      expect(await token.balanceOf(devnet.accounts.payee2)).toBe(10n ** 18n)
+      await Promise.all([
+        token.fund(devnet.accounts.payer.address, '2'),
+        token.fund(devnet.accounts.payer2.address, '3'),
+      ])
+    }
+    for (const token of tokens)
+      expect(await token.balanceOf(devnet.accounts.payer2.address)).toBe(3n * 10n ** 18n)
+  } finally {
+    await Promise.all(tokens.map((token) => token.stop()))
+  }
+})

@@ -12,7 +12,8 @@ import {
   publicActions,
   walletActions,
 } from 'viem'
-import { DEVNET_ADMIN } from '../devnet-accounts.ts'
+import { createNonceManager, generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { jsonRpc } from 'viem/nonce'
 import { serveLocal } from '../serve-local.ts'
 
 /**
@@ -42,7 +43,7 @@ const mintAbi = [
 ] as const
 
 export type StartStudioTokenParameters = {
-  /** The Base devnet's RPC (anvil: the admin account is unlocked there). */
+  /** The Base devnet's RPC (an anvil: the token's deployer is funded with anvil_setBalance). */
   rpcUrl: string
   /** Whole tokens to mint to each address at start. */
   mints?: ReadonlyArray<{ to: Address; tokens: string }>
@@ -85,9 +86,15 @@ export const startStudioToken = async ({
   const client = createTestClient({ mode: 'anvil', transport: http(rpcUrl), pollingInterval: 50 })
     .extend(publicActions)
     .extend(walletActions)
+  // A deployer (and minter) of this token's own, not the unlocked admin: tokens started at
+  // once on one shared chain would race for the admin's nonces (anvil refuses the losers).
+  const minter = privateKeyToAccount(generatePrivateKey(), {
+    nonceManager: createNonceManager({ source: jsonRpc() }),
+  })
+  await client.setBalance({ address: minter.address, value: 10n ** 20n })
   const preset = readPreset()
   const hash = await client.deployContract({
-    account: DEVNET_ADMIN,
+    account: minter,
     chain: null,
     abi: preset.abi,
     bytecode: preset.bytecode,
@@ -99,7 +106,7 @@ export const startStudioToken = async ({
   const token = receipt.contractAddress
   const fund = async (to: Address, tokens: string) => {
     const minted = await client.writeContract({
-      account: DEVNET_ADMIN,
+      account: minter,
       chain: null,
       address: token,
       abi: mintAbi,
