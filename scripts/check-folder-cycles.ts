@@ -15,18 +15,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 
-/**
- * Edges that close a cycle today, each with the reason it is still there:
- * skipped while cycles are looked for, so any other edge that closes one
- * fails. An entry whose edge is gone fails too, so the list only shrinks.
- */
-const KNOWN_EDGES: Record<string, Record<string, string>> = {
-  'services/dating-venue': {
-    'wallet-session -> identity':
-      "the SIWE token codec and verifier are identity's (with its login failure reasons), and identity's events reach admission and couples",
-  },
-}
-
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..')
 
 // Static imports and re-exports (`from '...'`), side-effect imports and `import('...')`.
@@ -109,24 +97,9 @@ let failed = false
 for (const src of trees) {
   const name = relative(root, dirname(src))
   const graph = folderGraph(src)
-  for (const [edge, reason] of Object.entries(KNOWN_EDGES[name] ?? {})) {
-    const [from, to] = edge.split(' -> ') as [string, string]
-    if (!graph.get(from)?.delete(to)) {
-      failed = true
-      console.error(`${name}: known edge ${edge} is gone: remove it from KNOWN_EDGES (${reason})`)
-    }
-  }
   if (graphOf && resolve(root, graphOf) === dirname(src)) {
-    const known = Object.keys(KNOWN_EDGES[name] ?? {})
-    for (const [from, to] of [...graph].sort(([a], [b]) => a.localeCompare(b))) {
-      const all = [
-        ...to,
-        ...known
-          .filter((e) => e.startsWith(`${from} -> `))
-          .map((e) => `${e.split(' -> ')[1]}(known)`),
-      ]
-      console.log(`${from} -> ${all.sort().join(' ') || '(nothing)'}`)
-    }
+    for (const [from, to] of [...graph].sort(([a], [b]) => a.localeCompare(b)))
+      console.log(`${from} -> ${[...to].sort().join(' ') || '(nothing)'}`)
   }
   for (const cycle of findCycles(graph)) {
     failed = true

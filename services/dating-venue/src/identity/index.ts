@@ -1,11 +1,12 @@
+export { LOGIN_FAILURES, type LoginFailure } from '../login/login-failures.ts'
+export type { LoginVerification } from '../login/login-verification.ts'
 export {
-  IDP_FAILURES,
-  type IdpFailure,
-  LOGIN_FAILURES,
-  type LoginFailure,
-  WEBHOOK_FAILURES,
-  type WebhookFailure,
-} from './errors.ts'
+  decodeSiweAuthToken,
+  encodeSiweAuthToken,
+  SiweAuthToken,
+} from '../login/siwe-auth-token.ts'
+export { type VerifySiweTokenParameters, verifySiweToken } from '../login/verify-siwe-token.ts'
+export { IDP_FAILURES, type IdpFailure, WEBHOOK_FAILURES, type WebhookFailure } from './errors.ts'
 export { extractAge } from './extract-age.ts'
 export {
   type CreateIdpClientParameters,
@@ -24,10 +25,8 @@ export {
   type LoginVerifierConfig,
   type VerifyLoginTokenOptions,
 } from './login-token.ts'
-export { decodeSiweAuthToken, encodeSiweAuthToken, SiweAuthToken } from './siwe-auth-token.ts'
 export { LOGIN_ALGORITHMS, TrustedIssuer, type TrustedIssuerInput } from './trusted-issuer.ts'
-export type { IdpEvent, LoginVerification } from './types.ts'
-export { type VerifySiweTokenParameters, verifySiweToken } from './verify-siwe-token.ts'
+export type { IdpEvent } from './types.ts'
 export {
   type VerifyWebhookParameters,
   type VerifyWebhookReturnType,

@@ -6,11 +6,11 @@ import {
   type FetchImplementation,
   jwtVerify,
 } from 'jose'
-import { LOGIN_FAILURES, type LoginFailure } from './errors.ts'
-import { decodeSiweAuthToken } from './siwe-auth-token.ts'
+import { LOGIN_FAILURES, type LoginFailure } from '../login/login-failures.ts'
+import type { LoginVerification } from '../login/login-verification.ts'
+import { decodeSiweAuthToken } from '../login/siwe-auth-token.ts'
+import { verifySiweToken } from '../login/verify-siwe-token.ts'
 import { TrustedIssuer, type TrustedIssuerInput } from './trusted-issuer.ts'
-import type { LoginVerification } from './types.ts'
-import { verifySiweToken } from './verify-siwe-token.ts'
 
 export type LoginVerifierConfig = {
   issuers: readonly TrustedIssuerInput[]

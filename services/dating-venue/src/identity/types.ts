@@ -1,19 +1,3 @@
-import type { LoginFailure } from './errors.ts'
-
-/** The outcome of checking a login token; bad tokens are data, never exceptions. */
-export type LoginVerification =
-  | {
-      ok: true
-      /** Stable user id: the JWT `sub`, or `siwe:<checksummed address>`. */
-      subject: string
-      /** The JWT `iss`, or `siwe` for Sign-In with Ethereum. */
-      issuer: string
-      method: 'jwt' | 'siwe'
-      /** The wallet that signed (SIWE only). */
-      address?: string
-    }
-  | { ok: false; reason: LoginFailure }
-
 /** A verified identity-provider webhook, reduced to what the venue acts on. */
 export type IdpEvent = {
   /** `status.updated` is the only type the venue acts on; others are acknowledged. */

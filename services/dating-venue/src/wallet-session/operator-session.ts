@@ -3,8 +3,8 @@ import { and, eq, gt, lt, sql } from 'drizzle-orm'
 import { parseSiweMessage } from 'viem/siwe'
 import type { VenueDatabase } from '../db/open.ts'
 import { chatNonces, operatorSessions } from '../db/schema.ts'
-import { encodeSiweAuthToken } from '../identity/siwe-auth-token.ts'
-import { verifySiweToken } from '../identity/verify-siwe-token.ts'
+import { encodeSiweAuthToken } from '../login/siwe-auth-token.ts'
+import { verifySiweToken } from '../login/verify-siwe-token.ts'
 
 /** The console's session cookie: HttpOnly, SameSite=Strict, Secure outside local runs. */
 export const OPERATOR_COOKIE = 'venue_operator'

@@ -1,7 +1,7 @@
 import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { type CreateSiweMessageParameters, createSiweMessage, generateSiweNonce } from 'viem/siwe'
-import { encodeSiweAuthToken } from '../siwe-auth-token.ts'
+import { encodeSiweAuthToken } from '../../login/siwe-auth-token.ts'
 
 export type SignSiweLoginParameters = {
   domain: string

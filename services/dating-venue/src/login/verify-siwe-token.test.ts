@@ -1,9 +1,9 @@
 import { getAddress } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { expect, test } from 'vitest'
-import { createLoginVerifier } from './login-token.ts'
+import { createLoginVerifier } from '../identity/login-token.ts'
+import { signSiweLogin } from '../identity/testing/sign-siwe-login.ts'
 import { decodeSiweAuthToken, encodeSiweAuthToken } from './siwe-auth-token.ts'
-import { signSiweLogin } from './testing/sign-siwe-login.ts'
 import { verifySiweToken } from './verify-siwe-token.ts'
 
 const domain = 'venue.example'

@@ -1,8 +1,8 @@
 import { getAddress, isAddress, isAddressEqual, recoverMessageAddress } from 'viem'
 import { parseSiweMessage } from 'viem/siwe'
-import { LOGIN_FAILURES, type LoginFailure } from './errors.ts'
+import { LOGIN_FAILURES, type LoginFailure } from './login-failures.ts'
+import type { LoginVerification } from './login-verification.ts'
 import { decodeSiweAuthToken } from './siwe-auth-token.ts'
-import type { LoginVerification } from './types.ts'
 
 export type VerifySiweTokenParameters = {
   authToken: string
