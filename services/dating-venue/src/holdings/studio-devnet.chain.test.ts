@@ -1,4 +1,5 @@
-import { type Devnet, type StudioToken, startDevnet, startStudioToken } from '@agents/devnet'
+import { type Devnet, type StudioToken, startStudioToken } from '@agents/devnet'
+import { sharedDevnet } from '@agents/devnet/testing'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { studioPrice } from '../db/schema.ts'
@@ -13,7 +14,7 @@ describe('the studio token on the devnet, through the venue', () => {
   let studio: StudioToken
   let venue: Venue
   beforeAll(async () => {
-    devnet = await startDevnet({ tempo: false })
+    devnet = await sharedDevnet({ tempo: false })
     studio = await startStudioToken({ rpcUrl: devnet.base.rpcUrl, usd: '0.25' })
     venue = await startTestVenue({ devnet, env: studio.env() })
   }, 120_000)
@@ -82,7 +83,7 @@ describe('the price oracle, through the venue', () => {
   const venues: Venue[] = []
   const HOUR = 3_600_000
   beforeAll(async () => {
-    devnet = await startDevnet({ tempo: false })
+    devnet = await sharedDevnet({ tempo: false })
     studio = await startStudioToken({ rpcUrl: devnet.base.rpcUrl, usd: '0.25' })
   }, 120_000)
   afterAll(async () => {

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http'
-import { type Devnet, type StudioToken, startDevnet, startStudioToken } from '@agents/devnet'
+import { type Devnet, type StudioToken, startStudioToken } from '@agents/devnet'
+import { sharedDevnet } from '@agents/devnet/testing'
 import { createTestDatabase } from '@agents/service-kit/db'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -31,7 +32,7 @@ describe.runIf(TEST_DATABASE_URL)('the studio price shared by two replicas', () 
   beforeAll(async () => {
     await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve))
     const priceUrl = `http://127.0.0.1:${(source.address() as { port: number }).port}/price`
-    devnet = await startDevnet({ tempo: false })
+    devnet = await sharedDevnet({ tempo: false })
     studio = await startStudioToken({
       rpcUrl: devnet.base.rpcUrl,
       mints: [{ to: holder.address, tokens: '1000' }],

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http'
-import { type Devnet, startDevnet } from '@agents/devnet'
+import type { Devnet } from '@agents/devnet'
+import { sharedDevnet } from '@agents/devnet/testing'
 import { postJson } from '@agents/service-kit'
 import { createTestDatabase, testBackends } from '@agents/service-kit/db'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -26,7 +27,7 @@ let devnet: Devnet
 beforeAll(async () => {
   await new Promise<void>((resolve) => moderation.listen(0, '127.0.0.1', resolve))
   moderationUrl = `http://127.0.0.1:${(moderation.address() as { port: number }).port}/v1`
-  devnet = await startDevnet({ tempo: false })
+  devnet = await sharedDevnet({ tempo: false })
 }, 60_000)
 afterAll(async () => {
   await devnet?.stop()

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http'
-import { type Devnet, startDevnet } from '@agents/devnet'
+import type { Devnet } from '@agents/devnet'
+import { sharedDevnet } from '@agents/devnet/testing'
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Venue } from '../start.ts'
@@ -22,7 +23,7 @@ let chat: ChatStandIn
 beforeAll(async () => {
   await new Promise<void>((resolve) => prices.listen(0, '127.0.0.1', resolve))
   priceUrl = `http://127.0.0.1:${(prices.address() as { port: number }).port}/price`
-  devnet = await startDevnet({ tempo: false })
+  devnet = await sharedDevnet({ tempo: false })
   chat = await startChatStandIn()
   // The devnet's USDC stands in for the studio token: any ERC-20 reads the same.
   venue = await startTestVenue({
