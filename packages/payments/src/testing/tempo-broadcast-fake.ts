@@ -17,7 +17,7 @@ import { Abis, Transaction } from 'viem/tempo'
  *
  * Tests that count what the server broadcasts (once per payment) use it;
  * pull payments also settle on the devnet itself since its Tempo chain keeps
- * a fresh block (mpp-pull.test.ts). This client answers the two calls a
+ * a fresh block (mpp-pull.chain.test.ts). This client answers the two calls a
  * node would answer: `eth_call` (the simulation) succeeds, and
  * `eth_sendRawTransaction(Sync)` returns the receipt a TIP-20 chain would
  * produce, with one Transfer (and TransferWithMemo) log per transfer call
