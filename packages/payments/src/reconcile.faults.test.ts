@@ -54,7 +54,7 @@ afterAll(async () => {
 
 const payee = () => devnet.usdcBalance(devnet.accounts.payee)
 
-/** An entry as `sellOnce` claims it, for a request that then dies (or loses its answer). */
+/** An entry as `sell` claims it, for a request that then dies (or loses its answer). */
 const entryOf = (deps: PaymentsDeps, header: string, item: string, kind: string): LedgerEntry => {
   const challenge = paymentChallenge(deps, new Request(`http://shop${PATH}`, { method: 'POST' }), {
     price: { amount: PRICE },

@@ -1,12 +1,14 @@
 import { createTestDatabase } from '@agents/service-kit/db'
 import { expect, it } from 'vitest'
-import { startTestVenue, TEST_DATABASE_URL } from './testing.ts'
+import { startTestVenue, TEST_DATABASE_URL, VENUE_TEST_DATABASE } from './testing.ts'
 
 const server = TEST_DATABASE_URL
 
 it.each([
   ['PGlite', async () => ({ url: undefined, drop: async () => {} })],
-  ...(server ? [['PostgreSQL', () => createTestDatabase(server)] as const] : []),
+  ...(server
+    ? [['PostgreSQL', () => createTestDatabase(server, VENUE_TEST_DATABASE)] as const]
+    : []),
 ] as const)(
   'GET /health answers 500 ok=false when the database probe fails (%s)',
   async (_, open) => {

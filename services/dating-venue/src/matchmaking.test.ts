@@ -8,10 +8,15 @@ import { type FakeEmbeddings, startFakeEmbeddings } from './fake-embeddings.ts'
 import { BEAT_LOCK, beatOnce } from './matchmaking/beat.ts'
 import type { Venue } from './start.ts'
 import { createAgent, uniqueHandle } from './test-helpers.ts'
-import { startTestVenue, TEST_ADMIN_TOKEN, TEST_DATABASE_URL } from './testing.ts'
+import {
+  startTestVenue,
+  TEST_ADMIN_TOKEN,
+  TEST_DATABASE_URL,
+  VENUE_TEST_DATABASE,
+} from './testing.ts'
 
 const server = TEST_DATABASE_URL
-const backends = testBackends(server)
+const backends = testBackends(server, VENUE_TEST_DATABASE)
 
 const DIM = 32
 /** A unit vector mostly along `axis`, with a little of `other`. */
@@ -341,7 +346,7 @@ describe.each(backends)('matchmaking on $name', ({ open }) => {
 
 describe.skipIf(!server)('idempotency on PostgreSQL', () => {
   it('the same cycle run twice concurrently forms each couple once', async () => {
-    const database = await createTestDatabase(server!)
+    const database = await createTestDatabase(server!, VENUE_TEST_DATABASE)
     const fake = await startFakeEmbeddings({ dimension: DIM })
     // Two courtships a persona: a seat alone would not keep a second run from pairing it again.
     const venue = await startTestVenue({

@@ -13,9 +13,14 @@ import {
 import type { Venue } from './start.ts'
 import { createAgent, createOwner, HEART, uniqueHandle } from './test-helpers.ts'
 import { type ChatStandIn, startChatStandIn } from './testing/chat-stand-in.ts'
-import { startTestVenue, TEST_ADMIN_TOKEN, TEST_DATABASE_URL } from './testing.ts'
+import {
+  startTestVenue,
+  TEST_ADMIN_TOKEN,
+  TEST_DATABASE_URL,
+  VENUE_TEST_DATABASE,
+} from './testing.ts'
 
-describe.each(testBackends(TEST_DATABASE_URL))(
+describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
   'bad input on every route of /openapi.json on $name',
   ({ open }) => {
     let venue: Venue

@@ -10,7 +10,7 @@ import type { Venue } from './start.ts'
 import { admitPersona, createAgent, createOwner, HEART, uniqueHandle } from './test-helpers.ts'
 import { signInToChat } from './testing/chat-fixtures.ts'
 import { type ChatStandIn, startChatStandIn } from './testing/chat-stand-in.ts'
-import { startTestVenue, TEST_DATABASE_URL } from './testing.ts'
+import { startTestVenue, TEST_DATABASE_URL, VENUE_TEST_DATABASE } from './testing.ts'
 
 // Every paid item, paid once and delivered, then sent again with a second, new payment: the
 // answer the README gives, the money moved as it says (nothing for an item whose hold refuses
@@ -202,7 +202,7 @@ const ITEMS: Item[] = [
   },
 ]
 
-describe.each(testBackends(TEST_DATABASE_URL))(
+describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
   'a second, new payment after delivery on $name',
   ({ open }) => {
     let venue: Venue

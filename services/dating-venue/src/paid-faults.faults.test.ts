@@ -24,7 +24,7 @@ import { couples } from './db/schema.ts'
 import type { Venue } from './start.ts'
 import { admitPersona, createOwner, HEART } from './test-helpers.ts'
 import { type ChatStandIn, startChatStandIn } from './testing/chat-stand-in.ts'
-import { startTestVenue, TEST_DATABASE_URL, testVenueEnv } from './testing.ts'
+import { startTestVenue, TEST_DATABASE_URL, testVenueEnv, VENUE_TEST_DATABASE } from './testing.ts'
 
 // The exactly-once fault matrix on the venue's item that uses every product hook:
 // compatibility_report (the order held in the claim's transaction, released when the payment
@@ -121,7 +121,7 @@ const itemEnv = ({ chatModel = true }: { chatModel?: boolean } = {}) => ({
 })
 
 describe.each(
-  testBackends(TEST_DATABASE_URL).flatMap((backend) =>
+  testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE).flatMap((backend) =>
     ITEMS.map(([item, purchase, options]) => ({ ...backend, item, purchase, options })),
   ),
 )('$item exactly once on $name', ({ item, purchase, options, ...backend }) => {
@@ -168,7 +168,7 @@ describe.runIf(TEST_DATABASE_URL).each(ITEMS)(
     let env: Record<string, string>
     let observer: Venue
     beforeAll(async () => {
-      const opened = await createTestDatabase(TEST_DATABASE_URL!)
+      const opened = await createTestDatabase(TEST_DATABASE_URL!, VENUE_TEST_DATABASE)
       drop = opened.drop
       env = await testVenueEnv({
         devnet: faults.devnet,

@@ -1,11 +1,15 @@
 import { type Devnet, devnetEnv } from '@agents/devnet'
 import { UNUSED_PAYMENTS_ENV } from '@agents/payments/testing'
 import { readConfig } from './config.ts'
+import { VENUE_MIGRATIONS_FOLDER } from './db/open.ts'
 import { type FakeEmbeddings, startFakeEmbeddings } from './fake-embeddings.ts'
 import { VENUE_LIMIT_DEFAULTS } from './limits/limit-defaults.ts'
 import { startVenue } from './start.ts'
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL
+
+/** Test databases on PostgreSQL start migrated, as copies of one template (`createTestDatabase`). */
+export const VENUE_TEST_DATABASE = { migrationsFolder: VENUE_MIGRATIONS_FOLDER }
 export const TEST_ADMIN_TOKEN = 'test-operator-token-0123456789abcdef'
 
 /**

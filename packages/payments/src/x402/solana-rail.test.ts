@@ -214,7 +214,7 @@ describe('Solana rail', () => {
         reference: expect.stringMatching(new RegExp(`^x402:${SOLANA}:[0-9a-f]{64}$`)),
       })
 
-      // Through sellOnce: our requirements (with the fee payer) go to the facilitator; delivered once.
+      // Through sell: our requirements (with the fee payer) go to the facilitator; delivered once.
       const paid = await fetch(`${shop.url}/report`, {
         method: 'POST',
         headers: { 'payment-signature': encodeBase64Json(payload) },

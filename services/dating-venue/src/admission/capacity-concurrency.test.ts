@@ -3,7 +3,7 @@ import { createTestDatabase } from '@agents/service-kit/db'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Venue } from '../start.ts'
 import { createAgent, HEART } from '../test-helpers.ts'
-import { startTestVenue, TEST_DATABASE_URL } from '../testing.ts'
+import { startTestVenue, TEST_DATABASE_URL, VENUE_TEST_DATABASE } from '../testing.ts'
 import { admitPending } from './admission.ts'
 
 const server = TEST_DATABASE_URL
@@ -13,7 +13,7 @@ describe.skipIf(!server)('the cap under concurrency on PostgreSQL, two replicas'
   let replicas: Venue[] = []
   let drop: () => Promise<void>
   beforeAll(async () => {
-    const database = await createTestDatabase(server!)
+    const database = await createTestDatabase(server!, VENUE_TEST_DATABASE)
     drop = database.drop
     const env = { VENUE_CAP: '50', DATABASE_POOL_MAX: '30' }
     replicas = [

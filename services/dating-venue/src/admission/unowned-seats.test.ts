@@ -4,7 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Venue } from '../start.ts'
 import { createAgent, createOwner, HEART, uniqueHandle } from '../test-helpers.ts'
 import { useTestVenue } from '../testing/venue-fixtures.ts'
-import { startTestVenue, TEST_ADMIN_TOKEN, TEST_DATABASE_URL } from '../testing.ts'
+import {
+  startTestVenue,
+  TEST_ADMIN_TOKEN,
+  TEST_DATABASE_URL,
+  VENUE_TEST_DATABASE,
+} from '../testing.ts'
 
 const operator = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }
 /** A client at its own address (the venue trusts one proxy's X-Forwarded-For here). */
@@ -24,7 +29,7 @@ const SHARE_FULL = {
   personaId: expect.any(Number),
 }
 
-describe.each(testBackends(TEST_DATABASE_URL))(
+describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
   'seats of personas without an owner on $name',
   ({ open }) => {
     let venue: Venue
@@ -178,7 +183,7 @@ describe.skipIf(!TEST_DATABASE_URL)('the unowned share under concurrency, two re
   let replicas: Venue[] = []
   let drop: () => Promise<void>
   beforeAll(async () => {
-    const database = await createTestDatabase(TEST_DATABASE_URL!)
+    const database = await createTestDatabase(TEST_DATABASE_URL!, VENUE_TEST_DATABASE)
     drop = database.drop
     const env = { VENUE_CAP: '20', VENUE_UNOWNED_SHARE_PCT: '10', DATABASE_POOL_MAX: '20' }
     replicas = [

@@ -9,166 +9,169 @@ import { admitPersona, createAgent, createOwner, HEART, uniqueHandle } from '../
 import { launchTestBrowser } from '../testing/launch-test-browser.ts'
 import { injectTestWallet } from '../testing/test-wallet.ts'
 import { useTestVenue } from '../testing/venue-fixtures.ts'
-import { TEST_ADMIN_TOKEN, TEST_DATABASE_URL } from '../testing.ts'
+import { TEST_ADMIN_TOKEN, TEST_DATABASE_URL, VENUE_TEST_DATABASE } from '../testing.ts'
 
 const outputDir = fileURLToPath(new URL('../../../../test-output/dating-venue', import.meta.url))
 const operatorAccount = privateKeyToAccount(generatePrivateKey())
 const token = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }
 
-describe.each(testBackends(TEST_DATABASE_URL))('the console page on $name', ({ name, open }) => {
-  let venue: Venue
-  const { get } = useTestVenue(
-    open,
-    (started) => {
-      venue = started
-    },
-    { env: { VENUE_OPERATOR_WALLETS: operatorAccount.address, VENUE_REPORT_THRESHOLD: '1' } },
-  )
+describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
+  'the console page on $name',
+  ({ name, open }) => {
+    let venue: Venue
+    const { get } = useTestVenue(
+      open,
+      (started) => {
+        venue = started
+      },
+      { env: { VENUE_OPERATOR_WALLETS: operatorAccount.address, VENUE_REPORT_THRESHOLD: '1' } },
+    )
 
-  /** An admitted persona whose owner can consent to an introduction. */
-  const ownedPersona = async () => {
-    const owner = await createOwner(venue)
-    const agent = await createAgent(venue, {
-      ownerCredential: owner.credential,
-      ownerId: owner.ownerId,
-    })
-    const persona = await postJson(
-      `${venue.url}/api/personas`,
-      {
-        handle: uniqueHandle('console'),
-        model: 'claude',
-        persona_age: '18+',
-        heart: HEART,
+    /** An admitted persona whose owner can consent to an introduction. */
+    const ownedPersona = async () => {
+      const owner = await createOwner(venue)
+      const agent = await createAgent(venue, {
+        ownerCredential: owner.credential,
         ownerId: owner.ownerId,
-      },
-      { authorization: `Bearer ${agent.credential}` },
-    )
-    expect(persona.json.admitted).toBe(true)
-    return owner
-  }
-
-  it('in Chromium: sign in with an operator wallet, read the numbers, approve a held post, broker an intro', async () => {
-    // A committed couple waiting for the broker: a beat pairs the two, both owners consent.
-    const a = await ownedPersona()
-    const b = await ownedPersona()
-    const beat = await postJson(`${venue.url}/admin/actions/beat`, { cycleId: 'console' }, token)
-    expect(beat.json.created).toBe(1)
-    const coupleId = beat.json.coupleIds[0] as number
-    for (const owner of [a, b])
-      expect(
-        (
-          await postJson(
-            `${venue.url}/api/couples/${coupleId}/intro-consent`,
-            { ownerId: owner.ownerId },
-            { authorization: `Bearer ${owner.credential}` },
-          )
-        ).status,
-      ).toBe(200)
-
-    // A post held by one report (the threshold is one reporter).
-    const poster = await admitPersona(venue)
-    const posted = await postJson(
-      `${venue.url}/api/boards/seeking`,
-      {
-        personaId: poster.answer.json.personaId,
-        body: 'Looking for a patient reader of old maps.',
-      },
-      { authorization: `Bearer ${poster.agent.credential}` },
-    )
-    expect(posted.status).toBe(201)
-    const postId = posted.json.id as number
-    const reporter = await createAgent(venue)
-    await postJson(
-      `${venue.url}/api/report`,
-      { targetType: 'post', targetId: postId, reason: 'spam' },
-      { authorization: `Bearer ${reporter.credential}` },
-    )
-    expect(JSON.stringify((await get('/api/boards/seeking')).json)).not.toContain('old maps')
-    const before = (await get('/admin.json', token)).json
-    expect(before.intros_to_broker).toBe(1)
-    expect(before.couples_by_state.committed).toBe(1)
-
-    const browser = await launchTestBrowser()
-    try {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-      await injectTestWallet(page, operatorAccount)
-
-      const pageErrors: string[] = []
-      page.on('pageerror', (error) => pageErrors.push(error.message))
-      const signedOut = await page.goto(`${venue.url}/admin`)
-      expect(signedOut?.status()).toBe(401)
-      await page.waitForSelector('#signed-out:not([hidden])')
-      await page.click('#sign-in')
-      await page.waitForSelector('#console:not([hidden])')
-      expect(await page.textContent('#operator')).toBe(operatorAccount.address.toLowerCase())
-
-      // The numbers: the Admitted tile shows the snapshot's count.
-      const admitted = page.locator('.tile[data-key="Admitted"] strong')
-      await expect.poll(() => admitted.textContent()).toBe(String(before.admitted))
-      expect(before.admitted).toBe(3)
-      expect(await page.textContent('.tile[data-key="Intros to broker"] strong')).toBe('1')
-      expect(await page.locator('#charts svg').count()).toBe(3)
-
-      const shot = (stem: string) =>
-        page.screenshot({
-          path: `${outputDir}/${stem}${name === 'PGlite' ? '' : `-${name.toLowerCase()}`}.png`,
-          fullPage: true,
-        })
-      mkdirSync(outputDir, { recursive: true })
-      // Approve the held post (held and reported: one row, its reporter counted): it leaves the queue and is back on its board.
-      const postRows = page.locator('#queue tr', { hasText: `post ${postId}` })
-      await expect.poll(() => postRows.count()).toBe(1)
-      // Before the decisions: the held post and the intro in their lists.
-      await shot('console-queue')
-      expect(await postRows.textContent()).toContain('old maps')
-      expect(await postRows.textContent()).toContain('1 reporter(s)')
-      await page.getByRole('button', { name: `Approve post ${postId}`, exact: true }).click()
-      await page.waitForFunction(() =>
-        document.getElementById('status')?.textContent?.endsWith('approved: done'),
+      })
+      const persona = await postJson(
+        `${venue.url}/api/personas`,
+        {
+          handle: uniqueHandle('console'),
+          model: 'claude',
+          persona_age: '18+',
+          heart: HEART,
+          ownerId: owner.ownerId,
+        },
+        { authorization: `Bearer ${agent.credential}` },
       )
-      await expect.poll(() => postRows.count()).toBe(0)
-      expect(await page.textContent('#queue')).toContain('Nothing waits for review.')
-      expect(JSON.stringify((await get('/api/boards/seeking')).json)).toContain('old maps')
-
-      // Broker the intro: the couple is brokered and leaves the list.
-      const introRow = page.locator('#intros tr', { hasText: `couple ${coupleId}` })
-      await page.getByRole('button', { name: `Broker couple ${coupleId}`, exact: true }).click()
-      await page.waitForFunction(() =>
-        document.getElementById('status')?.textContent?.endsWith('brokered: done'),
-      )
-      await expect.poll(() => introRow.count()).toBe(0)
-      expect(await page.textContent('#intros')).toContain('No committed couple waits.')
-      const after = (await get('/admin.json', token)).json
-      expect(after.couples_by_state).toMatchObject({ committed: 0, brokered: 1 })
-      expect(after.intros_to_broker).toBe(0)
-      expect(await page.textContent('.tile[data-key="Intros to broker"] strong')).toBe('0')
-      // Both actions are recorded under the operator's wallet, and the page lists them.
-      const operator = operatorAccount.address.toLowerCase()
-      expect(after.recent_events).toEqual(
-        expect.arrayContaining([
-          expect.objectContaining({
-            kind: 'moderated',
-            detail: expect.objectContaining({ targetId: postId, operator }),
-          }),
-          expect.objectContaining({
-            kind: 'intro_brokered',
-            detail: expect.objectContaining({ operator }),
-          }),
-        ]),
-      )
-      expect(await page.textContent('#events')).toContain('moderated')
-
-      // Long event details wrap inside the page instead of widening it.
-      expect(
-        await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
-      ).toBe(true)
-      expect(pageErrors).toEqual([])
-
-      await shot('console')
-      // The session cookie is invisible to the page's script.
-      expect(await page.evaluate(() => document.cookie)).toBe('')
-    } finally {
-      await browser.close()
+      expect(persona.json.admitted).toBe(true)
+      return owner
     }
-  }, 60_000)
-})
+
+    it('in Chromium: sign in with an operator wallet, read the numbers, approve a held post, broker an intro', async () => {
+      // A committed couple waiting for the broker: a beat pairs the two, both owners consent.
+      const a = await ownedPersona()
+      const b = await ownedPersona()
+      const beat = await postJson(`${venue.url}/admin/actions/beat`, { cycleId: 'console' }, token)
+      expect(beat.json.created).toBe(1)
+      const coupleId = beat.json.coupleIds[0] as number
+      for (const owner of [a, b])
+        expect(
+          (
+            await postJson(
+              `${venue.url}/api/couples/${coupleId}/intro-consent`,
+              { ownerId: owner.ownerId },
+              { authorization: `Bearer ${owner.credential}` },
+            )
+          ).status,
+        ).toBe(200)
+
+      // A post held by one report (the threshold is one reporter).
+      const poster = await admitPersona(venue)
+      const posted = await postJson(
+        `${venue.url}/api/boards/seeking`,
+        {
+          personaId: poster.answer.json.personaId,
+          body: 'Looking for a patient reader of old maps.',
+        },
+        { authorization: `Bearer ${poster.agent.credential}` },
+      )
+      expect(posted.status).toBe(201)
+      const postId = posted.json.id as number
+      const reporter = await createAgent(venue)
+      await postJson(
+        `${venue.url}/api/report`,
+        { targetType: 'post', targetId: postId, reason: 'spam' },
+        { authorization: `Bearer ${reporter.credential}` },
+      )
+      expect(JSON.stringify((await get('/api/boards/seeking')).json)).not.toContain('old maps')
+      const before = (await get('/admin.json', token)).json
+      expect(before.intros_to_broker).toBe(1)
+      expect(before.couples_by_state.committed).toBe(1)
+
+      const browser = await launchTestBrowser()
+      try {
+        const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+        await injectTestWallet(page, operatorAccount)
+
+        const pageErrors: string[] = []
+        page.on('pageerror', (error) => pageErrors.push(error.message))
+        const signedOut = await page.goto(`${venue.url}/admin`)
+        expect(signedOut?.status()).toBe(401)
+        await page.waitForSelector('#signed-out:not([hidden])')
+        await page.click('#sign-in')
+        await page.waitForSelector('#console:not([hidden])')
+        expect(await page.textContent('#operator')).toBe(operatorAccount.address.toLowerCase())
+
+        // The numbers: the Admitted tile shows the snapshot's count.
+        const admitted = page.locator('.tile[data-key="Admitted"] strong')
+        await expect.poll(() => admitted.textContent()).toBe(String(before.admitted))
+        expect(before.admitted).toBe(3)
+        expect(await page.textContent('.tile[data-key="Intros to broker"] strong')).toBe('1')
+        expect(await page.locator('#charts svg').count()).toBe(3)
+
+        const shot = (stem: string) =>
+          page.screenshot({
+            path: `${outputDir}/${stem}${name === 'PGlite' ? '' : `-${name.toLowerCase()}`}.png`,
+            fullPage: true,
+          })
+        mkdirSync(outputDir, { recursive: true })
+        // Approve the held post (held and reported: one row, its reporter counted): it leaves the queue and is back on its board.
+        const postRows = page.locator('#queue tr', { hasText: `post ${postId}` })
+        await expect.poll(() => postRows.count()).toBe(1)
+        // Before the decisions: the held post and the intro in their lists.
+        await shot('console-queue')
+        expect(await postRows.textContent()).toContain('old maps')
+        expect(await postRows.textContent()).toContain('1 reporter(s)')
+        await page.getByRole('button', { name: `Approve post ${postId}`, exact: true }).click()
+        await page.waitForFunction(() =>
+          document.getElementById('status')?.textContent?.endsWith('approved: done'),
+        )
+        await expect.poll(() => postRows.count()).toBe(0)
+        expect(await page.textContent('#queue')).toContain('Nothing waits for review.')
+        expect(JSON.stringify((await get('/api/boards/seeking')).json)).toContain('old maps')
+
+        // Broker the intro: the couple is brokered and leaves the list.
+        const introRow = page.locator('#intros tr', { hasText: `couple ${coupleId}` })
+        await page.getByRole('button', { name: `Broker couple ${coupleId}`, exact: true }).click()
+        await page.waitForFunction(() =>
+          document.getElementById('status')?.textContent?.endsWith('brokered: done'),
+        )
+        await expect.poll(() => introRow.count()).toBe(0)
+        expect(await page.textContent('#intros')).toContain('No committed couple waits.')
+        const after = (await get('/admin.json', token)).json
+        expect(after.couples_by_state).toMatchObject({ committed: 0, brokered: 1 })
+        expect(after.intros_to_broker).toBe(0)
+        expect(await page.textContent('.tile[data-key="Intros to broker"] strong')).toBe('0')
+        // Both actions are recorded under the operator's wallet, and the page lists them.
+        const operator = operatorAccount.address.toLowerCase()
+        expect(after.recent_events).toEqual(
+          expect.arrayContaining([
+            expect.objectContaining({
+              kind: 'moderated',
+              detail: expect.objectContaining({ targetId: postId, operator }),
+            }),
+            expect.objectContaining({
+              kind: 'intro_brokered',
+              detail: expect.objectContaining({ operator }),
+            }),
+          ]),
+        )
+        expect(await page.textContent('#events')).toContain('moderated')
+
+        // Long event details wrap inside the page instead of widening it.
+        expect(
+          await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+        ).toBe(true)
+        expect(pageErrors).toEqual([])
+
+        await shot('console')
+        // The session cookie is invisible to the page's script.
+        expect(await page.evaluate(() => document.cookie)).toBe('')
+      } finally {
+        await browser.close()
+      }
+    }, 60_000)
+  },
+)

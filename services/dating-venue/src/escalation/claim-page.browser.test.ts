@@ -4,42 +4,45 @@ import { testBackends } from '@agents/service-kit/db'
 import { describe, expect, it } from 'vitest'
 import { CONTACT_A, CONTACT_B, useEscalationVenue } from '../testing/escalation-fixtures.ts'
 import { launchTestBrowser } from '../testing/launch-test-browser.ts'
-import { TEST_DATABASE_URL } from '../testing.ts'
+import { TEST_DATABASE_URL, VENUE_TEST_DATABASE } from '../testing.ts'
 
 const outputDir = fileURLToPath(new URL('../../../../test-output/dating-venue', import.meta.url))
 
 // The only part of the escalation path that needs a browser: the claim page's script.
-describe.each(testBackends(TEST_DATABASE_URL))('the claim page on $name', ({ name, open }) => {
-  const esc = useEscalationVenue(open)
+describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
+  'the claim page on $name',
+  ({ name, open }) => {
+    const esc = useEscalationVenue(open)
 
-  it("A's human claims in a real browser: sign in at the login provider, then the identity check", async () => {
-    const a = await esc.member(CONTACT_A, esc.hookUrl())
-    const b = await esc.member(CONTACT_B)
-    const coupleId = await esc.beat(`claim-page-${name}`)
-    await esc.commit(coupleId, a, b)
-    await esc.invites(coupleId, a, b)
-    const delivered = JSON.parse(esc.invitesToHook.at(-1)!) as { token: string; claimUrl: string }
-    const { idp } = esc.context
+    it("A's human claims in a real browser: sign in at the login provider, then the identity check", async () => {
+      const a = await esc.member(CONTACT_A, esc.hookUrl())
+      const b = await esc.member(CONTACT_B)
+      const coupleId = await esc.beat(`claim-page-${name}`)
+      await esc.commit(coupleId, a, b)
+      await esc.invites(coupleId, a, b)
+      const delivered = JSON.parse(esc.invitesToHook.at(-1)!) as { token: string; claimUrl: string }
+      const { idp } = esc.context
 
-    const browser = await launchTestBrowser()
-    try {
-      const page = await browser.newPage()
-      await page.goto(delivered.claimUrl)
-      await page.click('#sign-in')
-      await page.getByText('Sign in as test human').click()
-      await page.waitForURL(`${idp.url}/verify/**`, { timeout: 15_000 })
-      mkdirSync(outputDir, { recursive: true })
-      await page.screenshot({ path: `${outputDir}/identity-check-${name}.png` })
-    } finally {
-      await browser.close()
-    }
-    const claimedA = await esc.row<{ tier: string; human_subject: string }>(
-      `SELECT tier, human_subject FROM owners WHERE id = $1`,
-      [a.ownerId],
-    )
-    expect(claimedA.tier).toBe('profile_claimed')
-    expect(claimedA.human_subject).toBeTruthy()
-    // The check the page sent the human to is the owner's session at the provider.
-    expect(await esc.sessionOf(a.ownerId)).toBeTruthy()
-  }, 120_000)
-})
+      const browser = await launchTestBrowser()
+      try {
+        const page = await browser.newPage()
+        await page.goto(delivered.claimUrl)
+        await page.click('#sign-in')
+        await page.getByText('Sign in as test human').click()
+        await page.waitForURL(`${idp.url}/verify/**`, { timeout: 15_000 })
+        mkdirSync(outputDir, { recursive: true })
+        await page.screenshot({ path: `${outputDir}/identity-check-${name}.png` })
+      } finally {
+        await browser.close()
+      }
+      const claimedA = await esc.row<{ tier: string; human_subject: string }>(
+        `SELECT tier, human_subject FROM owners WHERE id = $1`,
+        [a.ownerId],
+      )
+      expect(claimedA.tier).toBe('profile_claimed')
+      expect(claimedA.human_subject).toBeTruthy()
+      // The check the page sent the human to is the owner's session at the provider.
+      expect(await esc.sessionOf(a.ownerId)).toBeTruthy()
+    }, 120_000)
+  },
+)

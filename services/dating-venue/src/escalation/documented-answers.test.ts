@@ -5,7 +5,7 @@ import { BeatResult, Brokered, SettingStored } from '../admin/admin-schemas.ts'
 import { CoupleView, TurnPublished, Withdrawn } from '../couples/couple-schemas.ts'
 import { IdentitySession, WebhookApplied, WebhookRejected } from '../identity/identity-schemas.ts'
 import { CONTACT_A, CONTACT_B, useEscalationVenue } from '../testing/escalation-fixtures.ts'
-import { TEST_DATABASE_URL } from '../testing.ts'
+import { TEST_DATABASE_URL, VENUE_TEST_DATABASE } from '../testing.ts'
 import {
   Claimed,
   Consented,
@@ -23,7 +23,7 @@ const expectDocumented = (schema: z.ZodType, body: unknown) => {
   expect(parsed.data).toEqual(body)
 }
 
-describe.each(testBackends(TEST_DATABASE_URL))(
+describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
   'documented escalation answers on $name',
   ({ name, open }) => {
     const esc = useEscalationVenue(open)

@@ -13,7 +13,7 @@ import { signInToChat } from '../testing/chat-fixtures.ts'
 import { CONTACT_A, CONTACT_B, useEscalationVenue } from '../testing/escalation-fixtures.ts'
 import { launchTestBrowser } from '../testing/launch-test-browser.ts'
 import { injectTestWallet } from '../testing/test-wallet.ts'
-import { TEST_DATABASE_URL } from '../testing.ts'
+import { TEST_DATABASE_URL, VENUE_TEST_DATABASE } from '../testing.ts'
 
 // SIWE logins name this domain: the chat page's sign-in and the claim's login token alike.
 const SIWE_DOMAIN = 'venue.test'
@@ -53,7 +53,7 @@ const onThePage = async (
   }
 }
 
-describe.each(testBackends(TEST_DATABASE_URL))(
+describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
   'a human of the chat page escalates on $name',
   ({ name, open }) => {
     const esc = useEscalationVenue(open, { env: { VENUE_LOGIN_SIWE_DOMAIN: SIWE_DOMAIN } })

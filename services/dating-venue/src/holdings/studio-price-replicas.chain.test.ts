@@ -6,7 +6,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Venue } from '../start.ts'
 import { signInToChat } from '../testing/chat-fixtures.ts'
-import { startTestVenue, TEST_DATABASE_URL } from '../testing.ts'
+import { startTestVenue, TEST_DATABASE_URL, VENUE_TEST_DATABASE } from '../testing.ts'
 
 // Two venue replicas on one PostgreSQL share the studio token's stored price: the source is read
 // once an hour for both, both value a holding alike, and a rise is capped against the stored price
@@ -37,7 +37,7 @@ describe.runIf(TEST_DATABASE_URL)('the studio price shared by two replicas', () 
       rpcUrl: devnet.base.rpcUrl,
       mints: [{ to: holder.address, tokens: '1000' }],
     })
-    const database = await createTestDatabase(TEST_DATABASE_URL!)
+    const database = await createTestDatabase(TEST_DATABASE_URL!, VENUE_TEST_DATABASE)
     drop = database.drop
     const env = { ...studio.env(), VENUE_STUDIO_PRICE_URL: priceUrl }
     replicas = [

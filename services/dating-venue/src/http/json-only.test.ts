@@ -5,7 +5,12 @@ import { createLocalIdp, type LocalIdp, signWebhookBody } from '../identity/test
 import type { Venue } from '../start.ts'
 import { createAgent, createOwner, HEART, uniqueHandle } from '../test-helpers.ts'
 import { signInToChat } from '../testing/chat-fixtures.ts'
-import { startTestVenue, TEST_ADMIN_TOKEN, TEST_DATABASE_URL } from '../testing.ts'
+import {
+  startTestVenue,
+  TEST_ADMIN_TOKEN,
+  TEST_DATABASE_URL,
+  VENUE_TEST_DATABASE,
+} from '../testing.ts'
 
 const operator = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }
 
@@ -20,7 +25,7 @@ const NOT_JSON: Array<string | undefined> = [
   undefined,
 ]
 
-describe.each(testBackends(TEST_DATABASE_URL))(
+describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
   'JSON routes refuse other media types on $name',
   ({ open }) => {
     let venue: Venue

@@ -2,14 +2,14 @@ import { testBackends } from '@agents/service-kit/db'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Venue } from '../start.ts'
 import { createOwner } from '../test-helpers.ts'
-import { startTestVenue, TEST_DATABASE_URL } from '../testing.ts'
+import { startTestVenue, TEST_DATABASE_URL, VENUE_TEST_DATABASE } from '../testing.ts'
 import { createLocalIdp, type LocalIdp } from './testing/local-idp.ts'
 import { createLocalIssuer, type LocalIssuer } from './testing/local-issuer.ts'
 
 // The venue with a Didit-compatible provider on each API version: the session's
 // `callback` is the venue's page for the human's browser, the webhook is set at the provider.
 describe.each(
-  testBackends(TEST_DATABASE_URL).flatMap((backend) =>
+  testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE).flatMap((backend) =>
     (['v3', 'v2', undefined] as const).map((apiVersion) => ({ ...backend, apiVersion })),
   ),
 )('identity callback page on $name, API $apiVersion', ({ open, apiVersion }) => {

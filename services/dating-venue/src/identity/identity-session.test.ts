@@ -6,9 +6,9 @@ import {
   OUTSIDER_CONTACT,
   useEscalationVenue,
 } from '../testing/escalation-fixtures.ts'
-import { TEST_DATABASE_URL } from '../testing.ts'
+import { TEST_DATABASE_URL, VENUE_TEST_DATABASE } from '../testing.ts'
 
-describe.each(testBackends(TEST_DATABASE_URL))(
+describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
   'new identity sessions on $name',
   ({ name, open }) => {
     const esc = useEscalationVenue(open)

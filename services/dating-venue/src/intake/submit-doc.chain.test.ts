@@ -10,7 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Venue } from '../start.ts'
 import { admitPersona, uniqueHandle } from '../test-helpers.ts'
 import { signInToChat } from '../testing/chat-fixtures.ts'
-import { startTestVenue, TEST_ADMIN_TOKEN, TEST_DATABASE_URL } from '../testing.ts'
+import {
+  startTestVenue,
+  TEST_ADMIN_TOKEN,
+  TEST_DATABASE_URL,
+  VENUE_TEST_DATABASE,
+} from '../testing.ts'
 
 // The devnet's USDC stands in for the studio token (any ERC-20 reads the same), priced at $1.00
 // by a price API stand-in: a wallet given 100 tokens holds $100, one given 40 holds $40.
@@ -94,7 +99,7 @@ const ANSWERS = [
   'none',
 ]
 
-describe.each(testBackends(TEST_DATABASE_URL))(
+describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
   'submitting the drafted doc on $name',
   ({ open }) => {
     let venue: Venue

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { testBackends } from '@agents/service-kit/db'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openVenueDatabase, type VenueDatabase } from '../db/open.ts'
-import { TEST_DATABASE_URL } from '../testing.ts'
+import { TEST_DATABASE_URL, VENUE_TEST_DATABASE } from '../testing.ts'
 import { creditBalance, creditsFor, creditUndelivered } from './credits.ts'
 import { lookUpOrder } from './order-lookup.ts'
 import { challengeOrder, failOrder, findOrder, ordersByStatus } from './order-state.ts'
@@ -40,7 +40,7 @@ describe('USDC amounts', () => {
   })
 })
 
-describe.each(testBackends(TEST_DATABASE_URL))(
+describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
   'orders, revenue and credits on $name',
   ({ open }) => {
     let database: VenueDatabase
