@@ -20,6 +20,12 @@ const urlFor = (schemes: string[] | undefined, path = 'token') => {
   return scheme === 'ipfs' ? `ipfs://bafy${path}` : `${scheme}://example.com/${path}`
 }
 
+/** A URL of exactly `length` characters in the knob's first scheme. */
+const longestUrl = (schemes: string[] | undefined, length: number) => {
+  const head = urlFor(schemes, '')
+  return head + 'x'.repeat(Math.max(length - head.length, 1))
+}
+
 /** Smallest value in a number knob's range that its own rules accept. */
 const lowestNumber = (knob: Extract<KnobType, { type: 'number' }>) => {
   const step = knob.integerTimes ? 1 / knob.integerTimes : 1e-6
@@ -37,10 +43,15 @@ const meetsObjectRules = (knob: ObjectType, value: Record<string, unknown>) =>
       (value[field] as number) < (value[than] as number),
   )
 
+/** A deterministic string that matches a knob's pattern (fast-check, fixed seed). */
+const matching = (pattern: string, seed = 1) =>
+  fc.sample(fc.stringMatching(new RegExp(pattern)), { numRuns: 1, seed })[0]!
+
 /** One valid value, deterministic: required fields only, each at its simplest. */
 export const sampleValue = (knob: KnobType): Value => {
   switch (knob.type) {
     case 'string':
+      if (knob.pattern) return matching(knob.pattern)
       return 'x'.repeat(Math.max(knob.minLength ?? 0, 1))
     case 'url':
       return urlFor(knob.schemes)
@@ -101,33 +112,58 @@ const repairObject = (
   return out
 }
 
-/** Gives the items' `sumOf.field` values that add up to `sumOf.equals`, in proportion to `weights`. */
-const spread = (
-  items: Value[],
-  sumOf: { field: string; equals: number },
-  weights: number[],
-): Value[] => {
-  const used = items.map((_, index) => weights[index] ?? 0)
-  const total = used.reduce((sum, weight) => sum + weight, 0)
+type SumOf = NonNullable<Extract<KnobType, { type: 'array' }>['sumOf']>
+
+/**
+ * Gives the items' `sumOf.field` values that add up to the bound (`equals`, or `atMost`
+ * exactly), in proportion to `weights`; a string bound gives decimal strings.
+ */
+const spread = (items: Value[], sumOf: SumOf, weights: number[]): Value[] => {
+  const bound = sumOf.atMost ?? sumOf.equals!
+  const used = items.map((_, index) => BigInt(weights[index] ?? 0))
+  const total = used.reduce((sum, weight) => sum + weight, 0n)
+  const whole = BigInt(bound)
+  // Zero shares stay out: the SDKs refuse an item with nothing (Doppler: "must be positive").
   const shares =
-    total === 0
-      ? used.map((_, index) => (index === 0 ? sumOf.equals : 0))
-      : used.map((weight) => Math.floor((sumOf.equals * weight) / total))
-  const rest = sumOf.equals - shares.reduce((sum, share) => sum + share, 0)
+    total === 0n
+      ? used.map((_, index) => (index === 0 ? whole : 0n))
+      : used.map((weight) => (whole * weight) / total)
+  const rest = whole - shares.reduce((sum, share) => sum + share, 0n)
   shares[shares.length - 1]! += rest
-  return items.map((item, index) => ({ ...(item as object), [sumOf.field]: shares[index] }))
+  return items.map((item, index) => ({
+    ...(item as object),
+    [sumOf.field]: typeof bound === 'string' ? shares[index]!.toString() : Number(shares[index]),
+  }))
+}
+
+/** Item values that break `sumOf`: each item 1 (a wrong total), or over an `atMost` bound. */
+const breakSum = (items: Value[], sumOf: SumOf): Value[] => {
+  if (sumOf.atMost === undefined)
+    return items.map((item) => ({
+      ...(item as object),
+      [sumOf.field]: typeof sumOf.equals === 'string' ? '1' : 1,
+    }))
+  const over = (BigInt(sumOf.atMost) + 1n).toString()
+  return items.map((item, index) => ({
+    ...(item as object),
+    [sumOf.field]: index === 0 ? over : '1',
+  }))
 }
 
 /** Every boundary of a knob: min, max, max length, min and max items, each enum value. */
 export const boundaryValues = (knob: KnobType): Value[] => {
   switch (knob.type) {
     case 'string':
+      if (knob.pattern) return [matching(knob.pattern, 1), matching(knob.pattern, 2)]
       return [
         'x'.repeat(Math.max(knob.minLength ?? 0, 1)),
         ...(knob.maxLength ? ['x'.repeat(knob.maxLength)] : []),
       ]
     case 'url':
-      return (knob.schemes ?? ['https']).map((scheme) => urlFor([scheme], 'edge'))
+      return [
+        ...(knob.schemes ?? ['https']).map((scheme) => urlFor([scheme], 'edge')),
+        ...(knob.maxLength ? [longestUrl(knob.schemes, knob.maxLength)] : []),
+      ]
     case 'integer':
       return [knob.min ?? 0, ...(knob.max !== undefined ? [knob.max] : [])]
     case 'number':
@@ -191,6 +227,7 @@ const integerArbitrary = (min: number, max: number) =>
 export const knobArbitrary = (knob: KnobType): fc.Arbitrary<Value> => {
   switch (knob.type) {
     case 'string':
+      if (knob.pattern) return fc.stringMatching(new RegExp(knob.pattern))
       return fc.string({
         minLength: knob.minLength ?? 0,
         maxLength: Math.min(knob.maxLength ?? 64, 64),
@@ -255,7 +292,11 @@ export const knobArbitrary = (knob: KnobType): fc.Arbitrary<Value> => {
         .filter((list) => list.length > 0)
         .chain((list) =>
           fc
-            .array(fc.nat(100), { minLength: list.length, maxLength: list.length })
+            // Decimal-string shares (WAD) are positive in the SDKs that take them: no zero weight.
+            .array(fc.integer({ min: typeof sumOf.equals === 'number' ? 0 : 1, max: 100 }), {
+              minLength: list.length,
+              maxLength: list.length,
+            })
             .map((weights) => spread(list, sumOf, weights)),
         )
     }
@@ -273,10 +314,13 @@ export const nearMisses = (knob: KnobType): Value[] => {
     case 'string':
       return knob.maxLength ? ['x'.repeat(knob.maxLength + 1)] : []
     case 'url':
-      return (knob.schemes ?? ['https']).flatMap((scheme) => [
-        `${scheme.toUpperCase()}://example.com/x`,
-        `${scheme}:example.com/x`,
-      ])
+      return [
+        ...(knob.schemes ?? ['https']).flatMap((scheme) => [
+          `${scheme.toUpperCase()}://example.com/x`,
+          `${scheme}:example.com/x`,
+        ]),
+        ...(knob.maxLength ? [longestUrl(knob.schemes, knob.maxLength + 1)] : []),
+      ]
     case 'integer':
       return [
         ...(knob.min !== undefined ? [knob.min - 1] : []),
@@ -314,8 +358,7 @@ export const nearMisses = (knob: KnobType): Value[] => {
           ...Array.from({ length: knob.maxItems + 1 - items.length }, () => items[0]),
         ])
       if (knob.uniqueBy && items.length > 1) out.push([items[0], items[0]])
-      if (knob.sumOf)
-        out.push(items.map((item) => ({ ...(item as object), [knob.sumOf!.field]: 1 })))
+      if (knob.sumOf) out.push(breakSum(items, knob.sumOf))
       for (const miss of nearMisses(knob.items)) out.push([miss])
       return out
     }

@@ -1,8 +1,8 @@
-import { getAddress, isAddress } from 'viem'
 import type { z } from 'zod'
 import { conditionHolds } from '../matrix/condition.ts'
 import { type Matrix, STOCK_FIELD } from '../matrix/load-matrix.ts'
 import type { ChainId, Pad } from '../matrix/pad.ts'
+import { checkCreator } from './check-creator.ts'
 import { findSaltFields } from './find-salt-fields.ts'
 import { IntentCode, type IntentIssue } from './intent-issue.ts'
 import { normalizeChainId } from './normalize-chain-id.ts'
@@ -19,7 +19,8 @@ export type NormalizedIntent = {
   chainId: ChainId
   name: string
   symbol: string
-  creator: `0x${string}`
+  /** EVM: the EIP-55 address; Solana: the base58 public key. */
+  creator: string
   knobs: Record<string, unknown>
 }
 
@@ -77,10 +78,10 @@ export const draftIntent = (matrix: Matrix, intent: Record<string, unknown>): Dr
   if (!name.ok) errors.push(issue(IntentCode.nameInvalid, 'name', `name ${name.problem}`))
   const symbol = checkSymbol(intent.symbol, pad?.limits?.symbolMaxLength ?? DEFAULT_SYMBOL_MAX)
   if (!symbol.ok) errors.push(issue(IntentCode.symbolInvalid, 'symbol', `symbol ${symbol.problem}`))
-  const creator = checkCreator(intent.creator)
+  const chainId = normalizeChainId(intent.chainId)
+  const creator = checkCreator(intent.creator, chainId)
   if (!creator.ok) errors.push(issue(IntentCode.creatorInvalid, 'creator', creator.problem))
 
-  const chainId = normalizeChainId(intent.chainId)
   if (chainId === undefined) {
     errors.push(
       issue(
@@ -139,24 +140,6 @@ const checkSymbol = (value: unknown, maxLength: number): Checked<string> => {
   if (!/^[A-Za-z0-9]+$/.test(text.value))
     return { ok: false, problem: 'must be ASCII letters and digits only' }
   return text
-}
-
-const checkCreator = (value: unknown): Checked<`0x${string}`> => {
-  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value)) {
-    return {
-      ok: false,
-      problem: `creator must be 0x followed by 40 hex digits (${describe(value)})`,
-    }
-  }
-  if (!isAddress(value, { strict: true })) {
-    return {
-      ok: false,
-      problem: 'creator has mixed case that fails the EIP-55 checksum; check the address',
-    }
-  }
-  // Every SDK-deploy pad's SDK refuses a zero token admin (clanker-sdk: "Admin cannot be zero address").
-  if (/^0x0{40}$/.test(value)) return { ok: false, problem: 'creator must not be the zero address' }
-  return { ok: true, value: getAddress(value) }
 }
 
 /** Classifies every non-core field: stock pair, forbidden, knob (valid or not), ignored. */

@@ -8,7 +8,7 @@ import { z } from 'zod'
  */
 export type KnobType =
   | { type: 'string'; minLength?: number; maxLength?: number; pattern?: string }
-  | { type: 'url'; schemes?: string[] }
+  | { type: 'url'; schemes?: string[]; maxLength?: number }
   | { type: 'integer'; min?: number; max?: number }
   | {
       type: 'number'
@@ -38,8 +38,12 @@ export type KnobType =
       items: KnobType
       minItems?: number
       maxItems?: number
-      /** The items' numeric `field` must add up to `equals` (e.g. reward bps to 10000). */
-      sumOf?: { field: string; equals: number }
+      /**
+       * The items' `field` must add up to `equals`, or to at most `atMost` (e.g. reward bps to
+       * 10000). A string bound is a decimal integer: the fields are then decimal strings summed
+       * exactly as bigints (e.g. WAD shares to 1e18).
+       */
+      sumOf?: { field: string; equals?: number | string; atMost?: string }
       /** No two items may share this field's value (e.g. one link per platform). */
       uniqueBy?: string
     }
@@ -54,7 +58,13 @@ export const KnobTypeSchema: z.ZodType<KnobType> = z.lazy(() =>
         pattern: z.string().optional(),
       })
       .strict(),
-    z.object({ type: z.literal('url'), schemes: z.array(z.string()).min(1).optional() }).strict(),
+    z
+      .object({
+        type: z.literal('url'),
+        schemes: z.array(z.string()).min(1).optional(),
+        maxLength: z.number().int().min(1).optional(),
+      })
+      .strict(),
     z
       .object({
         type: z.literal('integer'),
@@ -111,7 +121,20 @@ export const KnobTypeSchema: z.ZodType<KnobType> = z.lazy(() =>
         items: KnobTypeSchema,
         minItems: z.number().int().min(0).optional(),
         maxItems: z.number().int().min(1).optional(),
-        sumOf: z.object({ field: z.string(), equals: z.number() }).strict().optional(),
+        sumOf: z
+          .object({
+            field: z.string(),
+            equals: z.union([z.number(), z.string().regex(/^[0-9]{1,78}$/)]).optional(),
+            atMost: z
+              .string()
+              .regex(/^[0-9]{1,78}$/)
+              .optional(),
+          })
+          .strict()
+          .refine((sum) => (sum.equals === undefined) !== (sum.atMost === undefined), {
+            message: 'sumOf takes exactly one of equals and atMost',
+          })
+          .optional(),
         uniqueBy: z.string().optional(),
       })
       .strict(),
@@ -139,7 +162,7 @@ export const knobTypeToZod = (knob: KnobType): z.ZodType => {
       const schemes = knob.schemes ?? ['https']
       return z
         .string()
-        .max(2048)
+        .max(knob.maxLength ?? 2048)
         .refine(
           (value) => {
             // Literally `<scheme>://` in lowercase: SDKs test the prefix (zora: startsWith("ipfs://")).
@@ -203,17 +226,33 @@ export const knobTypeToZod = (knob: KnobType): z.ZodType => {
         : schema
       if (!sumOf) return unique
       return unique.refine(
-        (items) =>
-          items.reduce<number>(
-            (total, item) => total + Number((item as Record<string, unknown>)[sumOf.field] ?? 0),
-            0,
-          ) === sumOf.equals,
-        `the items' ${sumOf.field} must add up to ${sumOf.equals}`,
+        (items) => sumMeets(items as Record<string, unknown>[], sumOf),
+        sumOf.atMost === undefined
+          ? `the items' ${sumOf.field} must add up to ${sumOf.equals}`
+          : `the items' ${sumOf.field} must add up to at most ${sumOf.atMost}`,
       )
     }
     default:
       throw new Error(`unknown knob type ${(knob as { type: string }).type}`)
   }
+}
+
+type SumOf = NonNullable<Extract<KnobType, { type: 'array' }>['sumOf']>
+
+/** Whether the items' `field` adds up as `sumOf` asks; string bounds sum decimal strings as bigints. */
+const sumMeets = (items: Record<string, unknown>[], sumOf: SumOf): boolean => {
+  const bound = sumOf.atMost ?? sumOf.equals
+  if (typeof bound === 'number') {
+    const total = items.reduce((sum, item) => sum + Number(item[sumOf.field] ?? 0), 0)
+    return total === bound
+  }
+  let total = 0n
+  for (const item of items) {
+    const value = item[sumOf.field] ?? '0'
+    if (typeof value !== 'string' || !/^[0-9]{1,78}$/.test(value)) return false
+    total += BigInt(value)
+  }
+  return sumOf.atMost === undefined ? total === BigInt(bound!) : total <= BigInt(bound!)
 }
 
 type ObjectKnobType = Extract<KnobType, { type: 'object' }>
