@@ -22,8 +22,8 @@ export type Intent = Record<string, unknown> & {
   pad: string
   name: string
   symbol: string
-  chainId: number
-  creator: `0x${string}`
+  chainId: number | string
+  creator: string
 }
 
 export type IntentIssue = { code: string; field: string; message: string }
@@ -31,6 +31,12 @@ export type Draft = { ok: boolean; errors: IntentIssue[]; warnings: IntentIssue[
 export type SignPayload = Record<string, unknown> & { kind: string; pad: string }
 
 export const CREATOR = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045'
+/** An ed25519 wallet key (on the curve), base58: the creator on Solana chains. */
+export const SOLANA_CREATOR = '9arWkU5e559ySikDWc2ydBC3H37KDa26KsRG1v1a6gGA'
+
+/** The creator an intent on `chainId` carries: base58 on Solana, EIP-55 elsewhere. */
+export const creatorFor = (chainId: number | string) =>
+  typeof chainId === 'string' && chainId.startsWith('solana:') ? SOLANA_CREATOR : CREATOR
 
 /** The real router on an ephemeral port for one test file, with typed calls to its operations. */
 export const useConformanceRouter = () => {
@@ -62,13 +68,13 @@ export const usedKnobs = (capabilities: Capabilities, chainId: number | string) 
   capabilities.knobs.filter((knob) => knob.used && !knob.unusedOnChains?.includes(chainId))
 
 /** A minimal intent: core fields and required knobs only. */
-export const defaultIntent = (capabilities: Capabilities, chainId: number): Intent => {
+export const defaultIntent = (capabilities: Capabilities, chainId: number | string): Intent => {
   const intent: Intent = {
     pad: capabilities.pad,
     name: 'Conformance Token',
     symbol: 'CONF',
     chainId,
-    creator: CREATOR,
+    creator: creatorFor(chainId),
   }
   for (const knob of capabilities.knobs)
     if (knob.required && knob.used) intent[knob.name] = sampleValue(knob)
@@ -85,10 +91,9 @@ export type IntentCase = { label: string; intent: Intent }
 export const intentCases = (capabilities: Capabilities): IntentCase[] => {
   const cases: IntentCase[] = []
   for (const chain of capabilities.chains) {
-    if (typeof chain !== 'number') continue
     cases.push({ label: `defaults on chain ${chain}`, intent: defaultIntent(capabilities, chain) })
   }
-  const [first] = capabilities.chains as number[]
+  const [first] = capabilities.chains
   const base = defaultIntent(capabilities, first!)
   cases.push({
     label: 'longest name and symbol',
@@ -110,27 +115,29 @@ export const intentCases = (capabilities: Capabilities): IntentCase[] => {
   return cases
 }
 
-/** Random valid intents: any listed EVM chain, any subset of the knobs used there, random values. */
+/** Random valid intents: any listed chain, any subset of the knobs used there, random values. */
 export const intentArbitrary = (capabilities: Capabilities): fc.Arbitrary<Intent> =>
-  fc
-    .constantFrom(...(capabilities.chains.filter((chain) => typeof chain === 'number') as number[]))
-    .chain((chainId) => {
-      const knobs = usedKnobs(capabilities, chainId)
-      const shape = Object.fromEntries(knobs.map((knob) => [knob.name, knobArbitrary(knob)]))
-      const requiredKeys = knobs.filter((knob) => knob.required).map((knob) => knob.name)
-      return fc
-        .tuple(
-          fc.record(shape, { requiredKeys }),
-          fc.stringMatching(/^[A-Za-z][A-Za-z0-9 ]{0,30}[A-Za-z0-9]$/),
-          fc.stringMatching(/^[A-Z][A-Z0-9]{0,9}$/),
-        )
-        .map(([knobValues, name, symbol]) => ({
-          ...defaultIntent(capabilities, chainId),
-          name,
-          symbol,
-          ...knobValues,
-        }))
-    })
+  fc.constantFrom(...capabilities.chains).chain((chainId) => {
+    const knobs = usedKnobs(capabilities, chainId)
+    const shape = Object.fromEntries(knobs.map((knob) => [knob.name, knobArbitrary(knob)]))
+    const requiredKeys = knobs.filter((knob) => knob.required).map((knob) => knob.name)
+    return fc
+      .tuple(
+        fc.record(shape, { requiredKeys }),
+        fc
+          .stringMatching(/^[A-Za-z][A-Za-z0-9 ]{0,30}[A-Za-z0-9]$/)
+          .map((name) => name.slice(0, capabilities.limits.nameMaxLength).trim()),
+        fc
+          .stringMatching(/^[A-Z][A-Z0-9]{0,9}$/)
+          .map((symbol) => symbol.slice(0, capabilities.limits.symbolMaxLength)),
+      )
+      .map(([knobValues, name, symbol]) => ({
+        ...defaultIntent(capabilities, chainId),
+        name,
+        symbol,
+        ...knobValues,
+      }))
+  })
 
 /**
  * Runs `build` with every network door shut: fetch throws. A viem client
@@ -149,7 +156,7 @@ export const withoutNetwork = async <result>(build: () => Promise<result>): Prom
 }
 
 /** For every used knob, each value just outside its published rules. */
-export const nearMissCases = (capabilities: Capabilities, chainId: number) =>
+export const nearMissCases = (capabilities: Capabilities, chainId: number | string) =>
   usedKnobs(capabilities, chainId).flatMap((knob) =>
     nearMisses(knob).map((value) => ({ knob: knob.name, value })),
   )

@@ -254,6 +254,7 @@ describe('sign payloads', () => {
       pad: 'clanker-v4',
       chainId: 8453,
       sdk: { package: 'clanker-sdk', version: '4.2.18', call: 'Clanker.deploy' },
+      bigints: [],
       config: {
         name: 'Moon Cat',
         symbol: 'MCAT',

@@ -85,9 +85,21 @@ const AbiFunction = z
   })
   .passthrough()
 
+/** A path into `config`: dotted keys, `*` for every item of an array (`pool.curves.*.shares`). */
+const ConfigPath = z
+  .string()
+  .regex(
+    /^[A-Za-z_$][\w$]*(\.(\*|[A-Za-z_$][\w$]*))*$/,
+    'expected a dotted path, * for array items',
+  )
+
 const SdkDeployPayload = z
   .object({
     sdk: z.object({ package: z.string(), version: z.string(), call: z.string() }).strict(),
+    /** Fields the SDK types as `bigint`: JSON integers or decimal strings, converted with BigInt(value). */
+    bigints: z.array(ConfigPath).optional(),
+    /** Fields the SDK types as a Solana `PublicKey`: base58 strings, converted with new PublicKey(value). */
+    publicKeys: z.array(ConfigPath).optional(),
     config: Template,
   })
   .strict()

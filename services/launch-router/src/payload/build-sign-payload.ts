@@ -56,6 +56,9 @@ export const buildSignPayload = (
         payload: {
           ...head,
           sdk: pad.payload.sdk,
+          // Where JSON cannot carry the SDK's types: the caller converts these paths of config.
+          bigints: pad.payload.bigints ?? [],
+          ...(pad.payload.publicKeys ? { publicKeys: pad.payload.publicKeys } : {}),
           config: resolveTemplate(pad.payload.config, context),
         },
       }
