@@ -41,7 +41,8 @@ export const LaunchIntent = z.record(z.string(), z.unknown()).openapi('LaunchInt
     pad: { type: 'string', description: 'pad id from list_pads' },
     creator: {
       type: 'string',
-      description: '0x + 40 hex; mixed case must pass the EIP-55 checksum',
+      description:
+        'EVM chains: 0x + 40 hex, mixed case must pass the EIP-55 checksum; solana:* chains: a base58 ed25519 wallet public key (32 bytes, on the curve)',
     },
   },
   example: {
