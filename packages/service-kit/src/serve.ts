@@ -1,3 +1,4 @@
+import { createServer, type RequestListener } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { serve as serveNode } from '@hono/node-server'
 import type { App, NoVariables } from './app-type.ts'
@@ -15,6 +16,12 @@ export type ServeParameters = {
   handleSignals?: boolean
   /** Longest wait for in-flight requests on shutdown before forcing exit. */
   shutdownTimeoutMs?: number
+  /**
+   * Puts a listener of the service's own in front of the app's on the
+   * node:http server (the launch router's hot path); it calls the app's for
+   * every request it does not answer.
+   */
+  wrapListener?: (app: RequestListener) => RequestListener
 }
 
 export type RunningServer<variables extends object = NoVariables> = {
@@ -39,48 +46,56 @@ export const serve = <variables extends object = NoVariables>(
     onClose,
     handleSignals = false,
     shutdownTimeoutMs = 10_000,
+    wrapListener,
   }: ServeParameters,
 ): Promise<RunningServer<variables>> =>
   new Promise((resolve) => {
-    const server = serveNode({ fetch: app.fetch, port, hostname: host }, (info: AddressInfo) => {
-      const shownHost = host.includes(':') ? `[${host}]` : host
-      const url = `http://${shownHost}:${info.port}`
-      let closing: Promise<void> | undefined
-      const close = () => {
-        closing ??= (async () => {
-          onClosing?.()
-          await new Promise<void>((done) => {
-            // Keep-alive sockets would hold close() open until they time out:
-            // drop each one as soon as its in-flight request has been answered.
-            const reap = setInterval(() => {
+    const wrapped = wrapListener && {
+      createServer: ((options: object, listener: RequestListener) =>
+        createServer(options, wrapListener(listener))) as typeof createServer,
+    }
+    const server = serveNode(
+      { fetch: app.fetch, port, hostname: host, ...wrapped },
+      (info: AddressInfo) => {
+        const shownHost = host.includes(':') ? `[${host}]` : host
+        const url = `http://${shownHost}:${info.port}`
+        let closing: Promise<void> | undefined
+        const close = () => {
+          closing ??= (async () => {
+            onClosing?.()
+            await new Promise<void>((done) => {
+              // Keep-alive sockets would hold close() open until they time out:
+              // drop each one as soon as its in-flight request has been answered.
+              const reap = setInterval(() => {
+                if ('closeIdleConnections' in server) server.closeIdleConnections()
+              }, 25)
+              server.close(() => {
+                clearInterval(reap)
+                done()
+              })
               if ('closeIdleConnections' in server) server.closeIdleConnections()
-            }, 25)
-            server.close(() => {
-              clearInterval(reap)
-              done()
             })
-            if ('closeIdleConnections' in server) server.closeIdleConnections()
-          })
-          await onClose?.()
-        })()
-        return closing
-      }
-      if (handleSignals) {
-        const onSignal = (signal: NodeJS.Signals) => {
-          logger.info({ signal }, 'shutting down')
-          const force = setTimeout(() => process.exit(1), shutdownTimeoutMs)
-          force.unref()
-          close().then(
-            () => process.exit(0),
-            (error) => {
-              logger.error({ err: error }, 'shutdown failed')
-              process.exit(1)
-            },
-          )
+            await onClose?.()
+          })()
+          return closing
         }
-        process.once('SIGTERM', onSignal)
-        process.once('SIGINT', onSignal)
-      }
-      resolve({ url, port: info.port, close, app })
-    })
+        if (handleSignals) {
+          const onSignal = (signal: NodeJS.Signals) => {
+            logger.info({ signal }, 'shutting down')
+            const force = setTimeout(() => process.exit(1), shutdownTimeoutMs)
+            force.unref()
+            close().then(
+              () => process.exit(0),
+              (error) => {
+                logger.error({ err: error }, 'shutdown failed')
+                process.exit(1)
+              },
+            )
+          }
+          process.once('SIGTERM', onSignal)
+          process.once('SIGINT', onSignal)
+        }
+        resolve({ url, port: info.port, close, app })
+      },
+    )
   })

@@ -9,6 +9,7 @@ import {
   mountMcp,
 } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
+import { type PrecomputedAnswers, precomputeAnswers } from './hot-path/precompute-answers.ts'
 import { classifyRoute } from './limits/classify-route.ts'
 import type { RouterLimitName } from './limits/limit-defaults.ts'
 import { llmsTxt } from './llms.ts'
@@ -33,6 +34,8 @@ export type BuildAppParameters = {
   limits?: { limits: Limits<RouterLimitName>; trustForwardedFor: ForwardedTrust }
   /** Request and salt figures for `GET /metrics`, served to `metricsToken` only. */
   metrics?: { metrics: Metrics; token: string | undefined }
+  /** The matrix's answers computed at start-up (`precomputeAnswers`); computed here when absent. */
+  answers?: PrecomputedAnswers
 }
 
 /** The launch router's HTTP app: the six operations, MCP, OpenAPI, llms.txt, limits, metrics. */
@@ -45,6 +48,7 @@ export const buildApp = ({
   baseUrl,
   limits,
   metrics,
+  answers = precomputeAnswers(matrix),
 }: BuildAppParameters): App => {
   const app = createApp({
     name: SERVICE_NAME,
@@ -66,6 +70,7 @@ export const buildApp = ({
   })
   const deps = {
     matrix,
+    answers,
     mineSalt: createSaltMiner(pool, {
       ...salt,
       ...(metrics ? { onSalt: createSaltMetrics(metrics.metrics) } : {}),

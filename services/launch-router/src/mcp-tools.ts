@@ -1,11 +1,10 @@
 import { defineMcpTool, type McpCallContext, type McpTool } from '@agents/service-kit'
+import type { OperationDeps } from './hot-path/answer-operation.ts'
 import { chargeMining } from './limits/charge-mining.ts'
 import type { RouterLimitName } from './limits/limit-defaults.ts'
 import { draft } from './operations/draft.ts'
 import { getCapabilities } from './operations/get-capabilities.ts'
-import { getSignPayload, type SignPayloadDeps } from './operations/get-sign-payload.ts'
-import { listNetworks } from './operations/list-networks.ts'
-import { listPads } from './operations/list-pads.ts'
+import { getSignPayload } from './operations/get-sign-payload.ts'
 import { EmptyBody, IntentBody, PadBody } from './schemas.ts'
 
 // Every operation only reads the matrix and computes: nothing changes, nothing leaves the host.
@@ -24,7 +23,7 @@ const miningOf = ({ takeLimit, client }: McpCallContext) =>
   takeLimit && client ? chargeMining({ takeLimit, client }) : undefined
 
 /** The six operations as MCP tools, calling the same functions as the HTTP routes. */
-export const launchRouterTools = (deps: SignPayloadDeps): McpTool[] => [
+export const launchRouterTools = (deps: OperationDeps): McpTool[] => [
   defineMcpTool({
     name: 'list_pads',
     title: 'List launch pads',
@@ -33,7 +32,7 @@ export const launchRouterTools = (deps: SignPayloadDeps): McpTool[] => [
     inputSchema: EmptyBody,
     annotations: readOnly,
     limit,
-    handler: () => listPads(deps.matrix),
+    handler: () => deps.answers.listPads.value,
   }),
   defineMcpTool({
     name: 'list_networks',
@@ -42,7 +41,7 @@ export const launchRouterTools = (deps: SignPayloadDeps): McpTool[] => [
     inputSchema: EmptyBody,
     annotations: readOnly,
     limit,
-    handler: () => listNetworks(deps.matrix),
+    handler: () => deps.answers.listNetworks.value,
   }),
   defineMcpTool({
     name: 'get_capabilities',
@@ -52,7 +51,8 @@ export const launchRouterTools = (deps: SignPayloadDeps): McpTool[] => [
     inputSchema: PadBody,
     annotations: readOnly,
     limit,
-    handler: (input) => getCapabilities(deps.matrix, input),
+    handler: (input) =>
+      deps.answers.capabilities.get(input.pad)?.value ?? getCapabilities(deps.matrix, input),
   }),
   defineMcpTool({
     name: 'draft_intent',

@@ -7,6 +7,8 @@ import {
 } from '@agents/service-kit'
 import { buildApp, SERVICE_NAME } from './app.ts'
 import type { LaunchRouterConfig } from './config.ts'
+import { createHotPath } from './hot-path/create-hot-path.ts'
+import { precomputeAnswers } from './hot-path/precompute-answers.ts'
 import { createRouterLimits } from './limits/create-router-limits.ts'
 import { LIMIT_DEFAULTS } from './limits/limit-defaults.ts'
 import { loadMatrix, readPadFiles } from './matrix/load-matrix.ts'
@@ -21,6 +23,11 @@ export type StartLaunchRouterOptions = {
    * mining budget, to measure what they cost beside it. Not a setting.
    */
   requestLimits?: boolean
+  /**
+   * Tests and benches only: `false` serves every request through the app,
+   * without the hot path (`hot-path/create-hot-path.ts`), to compare the two. Not a setting.
+   */
+  hotPath?: boolean
 }
 
 /** Validates the matrix, starts the miner pool, the limits and the HTTP server. Used by main.ts, tests and benches. */
@@ -30,10 +37,12 @@ export const startLaunchRouter = async (
     handleSignals = false,
     processMetrics = true,
     requestLimits = true,
+    hotPath = true,
   }: StartLaunchRouterOptions = {},
 ): Promise<RunningServer> => {
   const logger = createLogger({ name: SERVICE_NAME, level: config.LOG_LEVEL })
   const matrix = loadMatrix(readPadFiles(config.PADS_DIR))
+  const answers = precomputeAnswers(matrix)
   const limits = requestLimits
     ? await createRouterLimits({
         service: SERVICE_NAME,
@@ -43,22 +52,34 @@ export const startLaunchRouter = async (
       })
     : undefined
   const pool = await createMinerPool({ size: config.MINER_THREADS })
+  const metrics = createMetrics({ service: SERVICE_NAME, processMetrics })
+  const counted = limits && {
+    limits: limits.limits,
+    trustForwardedFor: config.TRUST_FORWARDED_FOR,
+  }
   const app = buildApp({
     matrix,
+    answers,
     pool,
     logger,
     maxBodyBytes: config.MAX_BODY_BYTES,
     salt: { maxIterations: config.SALT_MAX_ITERATIONS, timeBudgetMs: config.SALT_TIME_BUDGET_MS },
     ...(config.BASE_URL ? { baseUrl: config.BASE_URL } : {}),
-    ...(limits
-      ? { limits: { limits: limits.limits, trustForwardedFor: config.TRUST_FORWARDED_FOR } }
-      : {}),
-    metrics: {
-      metrics: createMetrics({ service: SERVICE_NAME, processMetrics }),
-      token: config.METRICS_TOKEN,
-    },
+    ...(counted ? { limits: counted } : {}),
+    metrics: { metrics, token: config.METRICS_TOKEN },
   })
   const server = await serve(app, {
+    ...(hotPath
+      ? {
+          wrapListener: createHotPath({
+            deps: { matrix, answers },
+            logger,
+            maxBodyBytes: config.MAX_BODY_BYTES,
+            limits: counted,
+            metrics,
+          }),
+        }
+      : {}),
     port: config.PORT,
     host: config.HOST,
     logger,

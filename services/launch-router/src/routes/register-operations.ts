@@ -1,11 +1,10 @@
 import { type App, type AppEnv, jsonRoute } from '@agents/service-kit'
 import type { Context } from 'hono'
+import type { OperationDeps } from '../hot-path/answer-operation.ts'
 import { chargeMining } from '../limits/charge-mining.ts'
 import { draft } from '../operations/draft.ts'
 import { getCapabilities } from '../operations/get-capabilities.ts'
-import { getSignPayload, type SignPayloadDeps } from '../operations/get-sign-payload.ts'
-import { listNetworks } from '../operations/list-networks.ts'
-import { listPads } from '../operations/list-pads.ts'
+import { getSignPayload } from '../operations/get-sign-payload.ts'
 import {
   CapabilitiesResponse,
   DraftResponse,
@@ -45,11 +44,9 @@ const mines = {
 }
 
 /** The six operations. Routes only translate; the operations are plain functions. */
-export const registerOperations = (app: App, deps: SignPayloadDeps) => {
-  const { matrix } = deps
-  // The matrix never changes while the process runs: serialise the lists once.
-  const padsJson = JSON.stringify(listPads(matrix))
-  const networksJson = JSON.stringify(listNetworks(matrix))
+export const registerOperations = (app: App, deps: OperationDeps) => {
+  const { matrix, answers } = deps
+  // The matrix never changes while the process runs: its answers are serialised once.
   const jsonHeaders = { 'content-type': 'application/json' }
 
   jsonRoute(
@@ -60,7 +57,7 @@ export const registerOperations = (app: App, deps: SignPayloadDeps) => {
       body: EmptyBody,
       response: ListPadsResponse,
     }),
-    (c) => c.body(padsJson, 200, jsonHeaders),
+    (c) => c.body(answers.listPads.json, 200, jsonHeaders),
   )
   jsonRoute(
     app,
@@ -70,7 +67,7 @@ export const registerOperations = (app: App, deps: SignPayloadDeps) => {
       body: EmptyBody,
       response: ListNetworksResponse,
     }),
-    (c) => c.body(networksJson, 200, jsonHeaders),
+    (c) => c.body(answers.listNetworks.json, 200, jsonHeaders),
   )
   jsonRoute(
     app,
@@ -80,7 +77,13 @@ export const registerOperations = (app: App, deps: SignPayloadDeps) => {
       body: PadBody,
       response: CapabilitiesResponse,
     }),
-    (c, body) => c.json(getCapabilities(matrix, body), 200),
+    (c, body) => {
+      const answer = answers.capabilities.get(body.pad)
+      // An unknown pad: getCapabilities says why (422).
+      return answer
+        ? c.body(answer.json, 200, jsonHeaders)
+        : c.json(getCapabilities(matrix, body), 200)
+    },
   )
   jsonRoute(
     app,
