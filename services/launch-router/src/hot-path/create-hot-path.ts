@@ -81,8 +81,16 @@ export const createHotPath = ({
     headers: string[],
     body: string | Buffer,
   ) => {
-    headers.push('Content-Length', String(Buffer.byteLength(body)))
-    outgoing.writeHead(status, headers).end(body)
+    if (status === 200) {
+      headers.push('Content-Length', String(Buffer.byteLength(body)))
+      outgoing.writeHead(status, headers).end(body)
+    } else {
+      // The app's 429 leaves its length to node:http, which writes it last.
+      outgoing.statusCode = status
+      for (let index = 0; index < headers.length; index += 2)
+        outgoing.setHeader(headers[index]!, headers[index + 1]!)
+      outgoing.end(body)
+    }
     const ms = performance.now() - started
     if (metrics) {
       metrics.requests.inc({ method: 'POST', route: route.path, status })
