@@ -52,6 +52,8 @@ export const benchConfig = Object.freeze({
     serverUrl: optionalServer(),
     /** `BENCH_LIMITS=off`: the router server without request limits (set by run.ts per figure). */
     requestLimits: !off('BENCH_LIMITS'),
+    /** `BENCH_HOT_PATH=off`: the router server without its hot path, every request through the app (set by run.ts per figure). */
+    hotPath: !off('BENCH_HOT_PATH'),
   },
   limits: {
     /** `BENCH_TAKES`: takes per figure of the limiter's stores (run.ts). */

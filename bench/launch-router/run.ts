@@ -203,6 +203,8 @@ const router = (env: Record<string, string>) =>
 const database = serverUrl ? await createTestDatabase(serverUrl) : undefined
 const routers = {
   logged: await router({ LOG_LEVEL: 'info' }),
+  // The router as it was before its hot path: every request through the app.
+  app: await router({ LOG_LEVEL: 'info', BENCH_HOT_PATH: 'off' }),
   off: await router({ BENCH_LIMITS: 'off' }),
   memory: await router({}),
   ...(database ? { postgres: await router({ RATE_LIMIT_DATABASE_URL: database.url }) } : {}),
@@ -248,10 +250,16 @@ try {
   ] as const) {
     const path = `/api/v1/${route}`
     const label = route === 'list_pads' ? 'list_pads' : 'get_sign_payload clanker-v4'
-    show(`${label}, request log on (info)`, await load(routers.logged, path, body), '   goal 0.7x')
+    const logged = await load(routers.logged, path, body)
+    show(`${label}, request log on (info)`, logged, '   goal 0.7x')
+    show(`${label}, the app alone (no hot path), log on`, await load(routers.app, path, body))
     const off = await load(routers.off, path, body)
     show(`${label}, log off, limits off`, off)
-    showLimited(`${label}, log off, limits in memory`, await load(routers.memory, path, body), off)
+    const memory = await load(routers.memory, path, body)
+    showLimited(`${label}, log off, limits in memory`, memory, off)
+    console.log(
+      `${`${label}, what the request log costs`.padEnd(58)} ${(logged.cpuMicros - memory.cpuMicros).toFixed(0)} us/request (log on minus log off, both limited in memory)`,
+    )
     if (routers.postgres)
       showLimited(
         `${label}, log off, limits in PostgreSQL`,
