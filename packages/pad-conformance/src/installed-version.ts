@@ -4,9 +4,9 @@ import { dirname, join } from 'node:path'
 
 const require = createRequire(import.meta.url)
 
-/** The version of a package as installed here (its package.json need not be exported). */
-export const installedVersion = (name: string): string => {
-  let directory = dirname(require.resolve(name))
+/** The version of a package as installed here (its package.json need not be exported); `entry`: a subpath it exports, for packages without a root export. */
+export const installedVersion = (name: string, entry = name): string => {
+  let directory = dirname(require.resolve(entry))
   for (;;) {
     try {
       const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8'))

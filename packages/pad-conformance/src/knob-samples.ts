@@ -210,7 +210,15 @@ const uniqueSamples = (knob: Extract<KnobType, { type: 'array' }>, size: number)
     const item = sampleValue(knob.items) as Record<string, unknown>
     if (!knob.uniqueBy || knob.items.type !== 'object') return edges[index % edges.length]
     const field = knob.items.properties[knob.uniqueBy]
-    const choices = field ? boundaryValues(field) : []
+    // Addresses have two boundary values: more items get distinct ones of their own.
+    const choices =
+      field?.type === 'address'
+        ? Array.from({ length: size }, (_, n) =>
+            getAddress(`0x${(n + 1).toString(16).padStart(40, '0')}`),
+          )
+        : field
+          ? boundaryValues(field)
+          : []
     return { ...item, [knob.uniqueBy]: choices[index % choices.length] }
   })
 }
