@@ -46,6 +46,8 @@ export const useConformanceRouter = () => {
     return { status, json: json as Record<string, unknown> }
   }
   return {
+    /** list_pads' answer. */
+    list: async () => (await call('list_pads', {})).json,
     capabilities: async (pad: string) => {
       const { status, json } = await call('get_capabilities', { pad })
       expect(status).toBe(200)
