@@ -30,6 +30,7 @@ import {
 } from './conformance-router.ts'
 import { installedVersion } from './installed-version.ts'
 import { injectAt, knobPath } from './knob-injection.ts'
+import { reviveConfig } from './revive-config.ts'
 
 const PAD = 'flaunch'
 const router = useConformanceRouter()
@@ -88,7 +89,8 @@ const build = async (payload: SignPayload) => {
     publicClient: publicClient as never,
     walletAddress: CREATOR_OF(payload),
   })
-  const params = payload.config as Parameters<typeof sdk.flaunchIPFS>[0]
+  // The documented conversion: flaunchAt, a bigint in the SDK's type, is marked in payload.bigints.
+  const params = reviveConfig(payload as never) as Parameters<typeof sdk.flaunchIPFS>[0]
   const encoded = await withoutNetwork(() => sdk.flaunchIPFS(params))
   const call = decodeCallData(encoded)
   const decoded = decodeFunctionData({ abi: FlaunchZapAbi, data: call.data })
