@@ -13,7 +13,7 @@ The same six are MCP tools at \`POST ${baseUrl}/mcp\`. OpenAPI 3.1: \`GET ${base
 2. \`get_capabilities\` with \`{"pad": "<id>"}\`: the pad's knobs (types, constraints, whether it uses them),
    forbidden fields, chains and, for factory pads, the salt rule.
 3. \`draft_intent\` with \`{"intent": {...}}\`: \`{ ok, errors, warnings, intent }\`. Fix every error; warnings
-   (\`knob_ignored\`) do not block. The returned \`intent\` is normalised (checksummed creator, numeric chain id).
+   (\`knob_ignored\`) do not block. The returned \`intent\` is normalised (checksummed EVM creator, numeric EVM chain id).
 4. \`get_sign_payload\` (or \`simulate_launch\`, the same answer) with the intent: \`{ payload, warnings }\`.
    An intent with errors gets 422 with the same \`errors\` list.
 5. Hand the payload to the user's wallet. The user signs and sends it. Nothing is broadcast by this service.
@@ -21,13 +21,17 @@ The same six are MCP tools at \`POST ${baseUrl}/mcp\`. OpenAPI 3.1: \`GET ${base
 ## The intent
 \`{ "name", "symbol", "chainId", "pad", "creator", ...knobs }\`: knobs are top-level properties named as
 get_capabilities lists them.
+- \`creator\`: on EVM chains a 0x address (EIP-55 if mixed case); on \`solana:*\` chains the base58 public key of
+  the signing wallet (32 bytes, on the ed25519 curve).
 - Never send a salt (any field named salt, at any depth, is an error): the router mines it.
 - \`RH_STOCK\` (a Robinhood stock ticker) is accepted only by the stock-pairing pad, and only for tickers on
   its pinned allowlist.
 - Unproven pads cannot be launched.
 
 ## Payloads
-- \`sdk-deploy\`: \`{ sdk: { package, version, call }, config }\`: call the SDK with \`config\` from the user's wallet.
+- \`sdk-deploy\`: \`{ sdk: { package, version, call }, bigints, publicKeys?, config }\`: call the SDK with \`config\` from the
+  user's wallet, after BigInt(value) at each path of \`config\` in \`bigints\` and new PublicKey(value) at each in
+  \`publicKeys\` (dotted paths, \`*\` = every array item).
 - \`simulate-api\`: \`{ request: { method, url, headers, body } }\` with \`body.simulateOnly: true\`; add your own API key header.
 - \`party-factory\`: \`{ to, functionName, args, data, value, salt: { value, rule, deployer, initCodeHash, predictedAddress, iterations } }\`:
   a transaction to \`to\` with \`data\` and \`value\` (wei); the token will be created at \`predictedAddress\`.
