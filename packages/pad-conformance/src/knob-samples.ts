@@ -26,6 +26,14 @@ const longestUrl = (schemes: string[] | undefined, length: number) => {
   return head + 'x'.repeat(Math.max(length - head.length, 1))
 }
 
+/** The lowest and highest values an integer knob accepts (multiples of `multipleOf` inside min..max). */
+const integerBounds = (knob: Extract<KnobType, { type: 'integer' }>): [number, number] => {
+  const step = knob.multipleOf ?? 1
+  const lowest = Math.ceil((knob.min ?? 0) / step) * step
+  const highest = knob.max === undefined ? lowest : Math.floor(knob.max / step) * step
+  return [lowest + 0, highest + 0]
+}
+
 /** Smallest value in a number knob's range that its own rules accept. */
 const lowestNumber = (knob: Extract<KnobType, { type: 'number' }>) => {
   const step = knob.integerTimes ? 1 / knob.integerTimes : 1e-6
@@ -56,7 +64,7 @@ export const sampleValue = (knob: KnobType): Value => {
     case 'url':
       return urlFor(knob.schemes)
     case 'integer':
-      return knob.min ?? 0
+      return integerBounds(knob)[0]
     case 'number':
       return lowestNumber(knob) + (knob.max !== undefined ? 0 : 1)
     case 'boolean':
@@ -164,8 +172,10 @@ export const boundaryValues = (knob: KnobType): Value[] => {
         ...(knob.schemes ?? ['https']).map((scheme) => urlFor([scheme], 'edge')),
         ...(knob.maxLength ? [longestUrl(knob.schemes, knob.maxLength)] : []),
       ]
-    case 'integer':
-      return [knob.min ?? 0, ...(knob.max !== undefined ? [knob.max] : [])]
+    case 'integer': {
+      const [lowest, highest] = integerBounds(knob)
+      return [lowest, ...(knob.max !== undefined ? [highest] : [])]
+    }
     case 'number':
       return [lowestNumber(knob), ...(knob.max !== undefined ? [knob.max] : [])]
     case 'boolean':
@@ -247,8 +257,15 @@ export const knobArbitrary = (knob: KnobType): fc.Arbitrary<Value> => {
           fc.stringMatching(/^[a-z0-9]{1,16}$/),
         )
         .map(([scheme, path]) => urlFor([scheme], path))
-    case 'integer':
-      return integerArbitrary(knob.min ?? -(2 ** 31), knob.max ?? 2 ** 40)
+    case 'integer': {
+      const step = knob.multipleOf ?? 1
+      const [lowest, highest] = integerBounds({
+        ...knob,
+        min: knob.min ?? -(2 ** 31),
+        max: knob.max ?? 2 ** 40,
+      })
+      return integerArbitrary(lowest / step, highest / step).map((units) => units * step)
+    }
     case 'number': {
       const lowest = lowestNumber(knob)
       const highest = knob.max ?? lowest + 1e6
@@ -334,6 +351,7 @@ export const nearMisses = (knob: KnobType): Value[] => {
         ...(knob.min !== undefined ? [knob.min - 1] : []),
         ...(knob.max !== undefined ? [knob.max + 1] : []),
         (knob.min ?? 0) + 0.5,
+        ...(knob.multipleOf && knob.multipleOf > 1 ? [integerBounds(knob)[0] + 1] : []),
       ]
     case 'number':
       return [

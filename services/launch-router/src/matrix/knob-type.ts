@@ -9,7 +9,13 @@ import { z } from 'zod'
 export type KnobType =
   | { type: 'string'; minLength?: number; maxLength?: number; pattern?: string }
   | { type: 'url'; schemes?: string[]; maxLength?: number }
-  | { type: 'integer'; min?: number; max?: number }
+  | {
+      type: 'integer'
+      min?: number
+      max?: number
+      /** The value must be a multiple of this (e.g. a pool's tick spacing). */
+      multipleOf?: number
+    }
   | {
       type: 'number'
       min?: number
@@ -70,6 +76,7 @@ export const KnobTypeSchema: z.ZodType<KnobType> = z.lazy(() =>
         type: z.literal('integer'),
         min: z.number().int().optional(),
         max: z.number().int().optional(),
+        multipleOf: z.number().int().min(1).optional(),
       })
       .strict(),
     z
@@ -180,6 +187,7 @@ export const knobTypeToZod = (knob: KnobType): z.ZodType => {
       let schema = z.number().int()
       if (knob.min !== undefined) schema = schema.min(knob.min)
       if (knob.max !== undefined) schema = schema.max(knob.max)
+      if (knob.multipleOf !== undefined) schema = schema.multipleOf(knob.multipleOf)
       return schema
     }
     case 'number': {
