@@ -14,6 +14,8 @@ const PADS = [
   'flap',
   'pons-rh',
   'doppler-dynamic',
+  'doppler-multicurve',
+  'pumpfun',
   'nope',
 ]
 
@@ -39,13 +41,25 @@ const intentLike = fc.record(
     name: fc.oneof(fc.string(), fc.jsonValue({ maxDepth: 1 })),
     symbol: fc.oneof(fc.string({ maxLength: 20 }), fc.integer()),
     chainId: fc.oneof(
-      fc.constantFrom(1, 56, 8453, 4663, '8453', 'eip155:56', 'solana:x'),
+      fc.constantFrom(
+        1,
+        56,
+        8453,
+        4663,
+        '8453',
+        'eip155:56',
+        'solana:x',
+        'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+      ),
       fc.jsonValue({ maxDepth: 1 }),
     ),
     pad: fc.oneof(fc.constantFrom(...PADS), fc.string()),
     creator: fc.oneof(
       fc.constant(CREATOR),
       fc.stringMatching(/^0x[0-9a-fA-F]{0,42}$/),
+      // base58 of every length, valid keys (on or off the curve) among them
+      fc.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{0,46}$/),
+      fc.constant('9arWkU5e559ySikDWc2ydBC3H37KDa26KsRG1v1a6gGA'),
       fc.string(),
     ),
     taxRate: knobValue,
@@ -55,6 +69,9 @@ const intentLike = fc.record(
     RH_STOCK: fc.oneof(fc.constantFrom('TSLA', 'tsla', 'AAPL'), knobValue),
     salt: knobValue,
     socials: knobValue,
+    uri: knobValue,
+    curves: knobValue,
+    beneficiaries: knobValue,
     quoteAmt: knobValue,
   },
   { requiredKeys: [] },
