@@ -62,6 +62,31 @@ describe('loadMatrix', () => {
     expect(problems.some((problem) => problem.startsWith('pad flaunch: kind'))).toBe(true)
   })
 
+  test('errors: a bigints or publicKeys path that the config does not have', () => {
+    const flaunch = pad('flaunch')
+    ;(flaunch.payload as { bigints: string[] }).bigints = ['flaunchAt', 'launchAt']
+    const pumpfun = pad('pumpfun')
+    ;(pumpfun.payload as { publicKeys: string[] }).publicKeys = ['creator', 'owner.key']
+    const doppler = pad('doppler-multicurve')
+    ;(doppler.payload as { bigints: string[] }).bigints = ['pool.curves.*.shares', 'pool.fee.*']
+    const problems = problemsOf(
+      shipped().map((entry) =>
+        entry.id === 'flaunch'
+          ? flaunch
+          : entry.id === 'pumpfun'
+            ? pumpfun
+            : entry.id === 'doppler-multicurve'
+              ? doppler
+              : entry,
+      ),
+    )
+    expect(problems).toEqual([
+      'pad doppler-multicurve: payload marks pool.fee.*, which its config does not have',
+      'pad flaunch: payload marks launchAt, which its config does not have',
+      'pad pumpfun: payload marks owner.key, which its config does not have',
+    ])
+  })
+
   test('errors: two stock pads, and an unchecksummed pinned address', () => {
     const second = { ...pad('pons-rh'), id: 'pons-rh-2' }
     expect(problemsOf([...shipped(), second])).toContain(

@@ -84,6 +84,16 @@ export const loadMatrix = (data: unknown[]): Matrix => {
   }
 }
 
+/** Whether a config template can hold a value at `path`; past a reference (`$knob`, `$intent`) it can. */
+const templateHasPath = (template: unknown, [head, ...rest]: string[]): boolean => {
+  if (head === undefined) return true
+  if (typeof template !== 'object' || template === null) return false
+  if (Object.keys(template).some((key) => key.startsWith('$'))) return true
+  if (head === '*')
+    return Array.isArray(template) && template.every((item) => templateHasPath(item, rest))
+  return head in template && templateHasPath((template as Record<string, unknown>)[head], rest)
+}
+
 /** Cross-field checks a schema cannot express. */
 const checkPad = (pad: Pad): string[] => {
   const problems: string[] = []
@@ -126,6 +136,13 @@ const checkPad = (pad: Pad): string[] => {
     for (const name of [rule.when.knob, rule.require.knob]) {
       if (!knobNames.has(name)) say(`rule refers to unknown knob ${name}`)
     }
+  }
+
+  if (pad.kind === 'sdk-deploy') {
+    const { bigints = [], publicKeys = [] } = pad.payload
+    for (const path of [...bigints, ...publicKeys])
+      if (!templateHasPath(pad.payload.config, path.split('.')))
+        say(`payload marks ${path}, which its config does not have`)
   }
 
   if (pad.kind === 'party-factory') {
