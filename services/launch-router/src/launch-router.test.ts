@@ -124,7 +124,7 @@ describe('draft_intent', () => {
 
   test.each([
     [{ pad: 'nope' }, 'pad_unknown@pad'],
-    [{ pad: 'doppler-dynamic' }, 'pad_unproven@pad'],
+    [{ pad: 'four-meme', chainId: 56 }, 'pad_unproven@pad'],
     [{ chainId: 10 }, 'chain_not_listed@chainId'],
     [{ chainId: 'ten' }, 'chain_invalid@chainId'],
     [{ RH_STOCK: 'TSLA' }, 'forbidden_stock_pair@RH_STOCK'],

@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { conditionHolds } from '../matrix/condition.ts'
+import { KNOB_CHECKS } from '../matrix/knob-checks.ts'
 import { type Matrix, STOCK_FIELD } from '../matrix/load-matrix.ts'
 import type { ChainId, Pad } from '../matrix/pad.ts'
 import { checkCreator } from './check-creator.ts'
@@ -247,6 +248,12 @@ const checkKnobs = (
     if (!rule.require.in.some((allowed) => allowed === value)) {
       errors.push(issue(IntentCode.knobInvalid, rule.require.knob, rule.message))
     }
+  }
+  // Arithmetic across knobs runs on knobs that each passed their own rules.
+  if (!errors.some((error) => error.code === IntentCode.knobInvalid)) {
+    for (const name of pad.checks ?? [])
+      for (const problem of KNOB_CHECKS[name](pad, knobs))
+        errors.push(issue(IntentCode.knobInvalid, problem.field, problem.message))
   }
   return knobs
 }

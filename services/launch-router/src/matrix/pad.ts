@@ -49,6 +49,10 @@ const ForbiddenField = z
   })
   .strict()
 
+/** The pad-specific rules in code a pad can name (knob-checks.ts implements each). */
+export const KNOB_CHECK_NAMES = ['doppler-dynamic-auction'] as const
+export type KnobCheckName = (typeof KNOB_CHECK_NAMES)[number]
+
 const CrossKnobRule = z
   .object({
     when: Condition,
@@ -140,6 +144,8 @@ const base = {
   knobs: z.array(Knob),
   forbidden: z.array(ForbiddenField),
   rules: z.array(CrossKnobRule).optional(),
+  /** Pad-specific arithmetic rules in code (knob-checks.ts), run by draft_intent. */
+  checks: z.array(z.enum(KNOB_CHECK_NAMES)).optional(),
   limits: z
     .object({
       nameMaxLength: z.number().int().min(1).optional(),

@@ -1,0 +1,14 @@
+import { checkDynamicAuction, type KnobProblem } from './check-dynamic-auction.ts'
+import type { KnobCheckName, Pad } from './pad.ts'
+
+/**
+ * Pad-specific rules in code, for arithmetic across knobs that the pad files'
+ * rule language cannot state. A pad names the ones it runs in `checks`;
+ * draft_intent reports each problem as `knob_invalid`.
+ */
+export const KNOB_CHECKS: Record<
+  KnobCheckName,
+  (pad: Pad, knobs: Record<string, unknown>) => KnobProblem[]
+> = {
+  'doppler-dynamic-auction': checkDynamicAuction,
+}
