@@ -32,6 +32,10 @@ const SDK_CALLS: Record<string, { imports: string; call: (config: string) => str
     imports: `import type { DopplerSDK } from '@whetstone-research/doppler-sdk/evm'\ndeclare const sdk: DopplerSDK<8453>`,
     call: (config) => `sdk.factory.createMulticurve(${config})`,
   },
+  'doppler-dynamic': {
+    imports: `import type { DopplerSDK } from '@whetstone-research/doppler-sdk/evm'\ndeclare const sdk: DopplerSDK<8453>`,
+    call: (config) => `sdk.factory.createDynamicAuction(${config})`,
+  },
   pumpfun: {
     imports: `import type { PumpSdk } from '@pump-fun/pump-sdk'\nimport type { PublicKey } from '@solana/web3.js'\ndeclare const sdk: PumpSdk\ndeclare const mint: PublicKey\ndeclare const toPublicKey: (base58: string) => PublicKey`,
     call: (config) => `sdk.createV2Instruction({ ...${config}, mint })`,
@@ -88,8 +92,10 @@ beforeAll(async () => {
     if (pad.kind !== 'sdk-deploy' || pad.status !== 'wired') continue
     const capabilities: Capabilities = await router.capabilities(pad.id)
     const payloads: SignPayload[] = []
-    for (const { intent } of intentCases(capabilities))
-      payloads.push(await router.signPayload(intent))
+    for (const { intent } of intentCases(capabilities)) {
+      // A generated case can break a rule across knobs (doppler-dynamic): no payload to type.
+      if ((await router.draft(intent)).ok) payloads.push(await router.signPayload(intent))
+    }
     payloadsByPad.set(pad.id, payloads)
   }
 })
