@@ -108,7 +108,16 @@ describe('the hot path', () => {
     for (const [operation, body] of requests) {
       const path = `/api/v1/${operation}`
       const [fromHot, fromApp] = [await post(hot.url, path, body), await post(app.url, path, body)]
-      expect({ operation, sent: body, ...fromHot }).toEqual({ operation, sent: body, ...fromApp })
+      // The read window's reset (t=) may cross a second between the two routers under load.
+      const steady = ({ headers, ...rest }: Raw) => ({
+        ...rest,
+        headers: headers.map((line) => line.replace(/;t=\d+$/, ';t=N')),
+      })
+      expect({ operation, sent: body, ...steady(fromHot) }).toEqual({
+        operation,
+        sent: body,
+        ...steady(fromApp),
+      })
     }
   })
 })
