@@ -1,11 +1,8 @@
 import type { Devnet } from '@agents/devnet'
 import { sharedDevnet } from '@agents/devnet/testing'
-import { rowsOf } from '@agents/service-kit/db'
-import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { decodeBase64Json, encodeBase64Json } from './headers.ts'
 import type { LedgerDatabase } from './ledger/ledger.ts'
-import { baseRequirementOf } from './testing/paid-route-harness.ts'
 import { paymentSignatureHeader, xPaymentHeader } from './testing/sign-authorization.ts'
 import {
   X402_SHOP_FEE_PAYER as FEE_PAYER,
@@ -15,6 +12,7 @@ import {
   type X402TestShop,
 } from './testing/start-x402-test-shop.ts'
 import { countDeliveries } from './testing/test-shop.ts'
+import { x402ShopClient } from './testing/x402-shop-client.ts'
 import type { RequirementV2 } from './x402/requirements.ts'
 
 // x402 sales on the run's shared devnet: the challenge, paying, retries and refusals. The
@@ -35,19 +33,7 @@ afterAll(async () => {
   await devnet?.stop()
 })
 
-/** POSTs to the shop; `item` names what is bought (without one, the path is the item). */
-const post = (path: string, headers: Record<string, string> = {}, item?: string) =>
-  fetch(`${url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(item ? { item } : {}),
-  })
-
-const offered = async (path = '/report') => {
-  return baseRequirementOf(await post(path))
-}
-
-const payee = () => devnet.usdcBalance(devnet.accounts.payee)
+const { post, offered, payee, expectRefused: refused } = x402ShopClient(() => ({ url, devnet, db }))
 
 describe('the 402 challenge', () => {
   test('default: PAYMENT-REQUIRED (v2) offers every rail; the body is the legacy v1 challenge', async () => {
@@ -211,25 +197,7 @@ describe('one payment, one request: retries get the first answer, other requests
   }
 })
 
-const ledgerRows = async () =>
-  rowsOf<{ n: number }>(await db.execute(sql`SELECT count(*)::int AS n FROM payment_ledger`))[0]!.n
-
 describe('refusals: 402 payment not verified, nothing delivered, nothing moved', () => {
-  const refused = async (header: Record<string, string>, reason: string) => {
-    const before = await payee()
-    const delivered = await countDeliveries(db)
-    const recorded = await ledgerRows()
-    const response = await post('/report', header)
-    expect(response.status).toBe(402)
-    const body = await response.json()
-    expect(body).toMatchObject({ error: 'payment not verified', reason })
-    expect(response.headers.get('payment-required')).toBeTruthy()
-    expect(await payee()).toBe(before)
-    expect(await countDeliveries(db)).toBe(delivered)
-    // The claim commits while the facilitator verifies; a refusal withdraws it.
-    expect(await ledgerRows()).toBe(recorded)
-  }
-
   test('errors: forged signature (signed by someone else)', async () => {
     const header = await paymentSignatureHeader(devnet.accounts.payer, await offered(), {
       signer: devnet.accounts.payer2,

@@ -1,11 +1,8 @@
 import { type Devnet, startDevnet } from '@agents/devnet'
-import { rowsOf } from '@agents/service-kit/db'
-import { sql } from 'drizzle-orm'
 import type { Hex } from 'viem'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { decodeBase64Json } from './headers.ts'
 import type { LedgerDatabase } from './ledger/ledger.ts'
-import { baseRequirementOf } from './testing/paid-route-harness.ts'
 import { paymentSignatureHeader, xPaymentHeader } from './testing/sign-authorization.ts'
 import {
   X402_SHOP_PRICE as PRICE,
@@ -13,6 +10,7 @@ import {
   type X402TestShop,
 } from './testing/start-x402-test-shop.ts'
 import { countDeliveries } from './testing/test-shop.ts'
+import { x402ShopClient } from './testing/x402-shop-client.ts'
 
 // x402 sales when the facilitator fails or its answer is lost, on a devnet of this file's own
 // (fault switches, settlement counts). Everything else about the sale: payments.chain.test.ts.
@@ -37,19 +35,7 @@ afterAll(async () => {
   await devnet?.stop()
 })
 
-/** POSTs to the shop; `item` names what is bought (without one, the path is the item). */
-const post = (path: string, headers: Record<string, string> = {}, item?: string) =>
-  fetch(`${url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(item ? { item } : {}),
-  })
-
-const offered = async (path = '/report') => {
-  return baseRequirementOf(await post(path))
-}
-
-const payee = () => devnet.usdcBalance(devnet.accounts.payee)
+const { post, offered, payee, expectRefused: refused } = x402ShopClient(() => ({ url, devnet, db }))
 
 describe('one payment, one request: a retry of the same request gets the first answer, settled once', () => {
   for (const [version, sign, responseHeader] of [
@@ -76,25 +62,7 @@ describe('one payment, one request: a retry of the same request gets the first a
   }
 })
 
-const ledgerRows = async () =>
-  rowsOf<{ n: number }>(await db.execute(sql`SELECT count(*)::int AS n FROM payment_ledger`))[0]!.n
-
 describe('refusals: 402 payment not verified, nothing delivered, nothing moved', () => {
-  const refused = async (header: Record<string, string>, reason: string) => {
-    const before = await payee()
-    const delivered = await countDeliveries(db)
-    const recorded = await ledgerRows()
-    const response = await post('/report', header)
-    expect(response.status).toBe(402)
-    const body = await response.json()
-    expect(body).toMatchObject({ error: 'payment not verified', reason })
-    expect(response.headers.get('payment-required')).toBeTruthy()
-    expect(await payee()).toBe(before)
-    expect(await countDeliveries(db)).toBe(delivered)
-    // The claim commits while the facilitator verifies; a refusal withdraws it.
-    expect(await ledgerRows()).toBe(recorded)
-  }
-
   test('errors: facilitator down or slow: refused, and the same payment (nothing moved) succeeds once it is back', async () => {
     const before = await payee()
     const header = await paymentSignatureHeader(devnet.accounts.payer, await offered())
