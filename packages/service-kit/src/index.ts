@@ -23,6 +23,7 @@ export {
   type ForwardedTrust,
   pickForwardedFor,
   pickForwardedHop,
+  requestAddress,
 } from './http/client-address.ts'
 export { clientGroup } from './http/client-group.ts'
 export { escapeHtml } from './http/escape-html.ts'

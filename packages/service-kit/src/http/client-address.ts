@@ -17,27 +17,43 @@ export type ClientAddressParameters = {
 }
 
 /**
+ * The client's IP address from what a request carries: X-Forwarded-For when
+ * trusted and present, otherwise the socket's peer (`remote`). For a server
+ * that reads node:http's request before any Hono context exists (the launch
+ * router's hot path); `clientAddress` is the same rule on a context.
+ */
+export const requestAddress = (
+  { forwardedFor, remote }: { forwardedFor: string | undefined; remote: string | undefined },
+  { trustForwardedFor = false }: ClientAddressParameters = {},
+): string | undefined => {
+  if (
+    trustForwardedFor !== false &&
+    trustForwardedFor !== 0 &&
+    forwardedFor !== undefined &&
+    forwardedFor.trim() !== ''
+  )
+    return typeof trustForwardedFor === 'number'
+      ? pickForwardedHop(forwardedFor, trustForwardedFor)
+      : pickForwardedFor(forwardedFor)
+  return remote === undefined ? undefined : normalizeIp(remote)
+}
+
+/**
  * The client's IP address: from X-Forwarded-For when trusted and present,
  * otherwise the socket's peer. Undefined when neither gives an address
  * (e.g. `app.request` in-process, where there is no socket).
  */
 export const clientAddress = (
   c: Context,
-  { trustForwardedFor = false }: ClientAddressParameters = {},
+  parameters: ClientAddressParameters = {},
 ): string | undefined => {
-  if (trustForwardedFor !== false && trustForwardedFor !== 0) {
-    const forwarded = c.req.header('x-forwarded-for')
-    if (forwarded !== undefined && forwarded.trim() !== '')
-      return typeof trustForwardedFor === 'number'
-        ? pickForwardedHop(forwarded, trustForwardedFor)
-        : pickForwardedFor(forwarded)
-  }
+  let remote: string | undefined
   try {
-    const address = getConnInfo(c).remote.address
-    return address === undefined ? undefined : normalizeIp(address)
+    remote = getConnInfo(c).remote.address
   } catch {
-    return undefined
+    remote = undefined
   }
+  return requestAddress({ forwardedFor: c.req.header('x-forwarded-for'), remote }, parameters)
 }
 
 /**

@@ -8,9 +8,7 @@ import {
   type Logger,
   limitHeaders,
   type Metrics,
-  normalizeIp,
-  pickForwardedFor,
-  pickForwardedHop,
+  requestAddress,
   tooManyRequestsResponse,
 } from '@agents/service-kit'
 import { classifyRoute } from '../limits/classify-route.ts'
@@ -34,16 +32,14 @@ type Route = { operation: HotOperation; path: string; limit: RouterLimitName | u
 
 /** The client a request counts for, as the kit's `limitRequests` keys it (no credentials here). */
 const clientKey = (incoming: IncomingMessage, trust: ForwardedTrust) => {
-  let address: string | undefined
-  // node:http joins repeated X-Forwarded-For lines with ", " into one string.
-  const forwarded = incoming.headers['x-forwarded-for'] as string | undefined
-  if (trust !== false && trust !== 0 && forwarded !== undefined && forwarded.trim() !== '') {
-    address =
-      typeof trust === 'number' ? pickForwardedHop(forwarded, trust) : pickForwardedFor(forwarded)
-  } else {
-    const remote = incoming.socket.remoteAddress
-    address = remote === undefined ? undefined : normalizeIp(remote)
-  }
+  const address = requestAddress(
+    {
+      // node:http joins repeated X-Forwarded-For lines with ", " into one string.
+      forwardedFor: incoming.headers['x-forwarded-for'] as string | undefined,
+      remote: incoming.socket.remoteAddress,
+    },
+    { trustForwardedFor: trust },
+  )
   return `ip:${clientGroup(address ?? 'unknown')}`
 }
 
