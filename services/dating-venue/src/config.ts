@@ -71,6 +71,8 @@ export const VenueConfig = z
     VENUE_BEAT_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
     /** Active courtships a persona may hold at once. */
     VENUE_MAX_COURTSHIPS: z.coerce.number().int().min(1).max(10).default(1),
+    /** Where the matchmaker saves its kept index after each beat and loads it at start; unset: rebuilt after a restart. */
+    VENUE_MATCH_POOL_DIR: z.string().min(1).optional(),
     /** ES256 key (PKCS#8 PEM or private JWK) signing what the venue sends agents; per process when unset. */
     VENUE_SIGNING_KEY: z.string().optional(),
     /** An OpenAI-compatible chat endpoint (base URL) for the matchmaker's opening lines. */

@@ -38,6 +38,7 @@ import {
 import { createVenueLimits } from './limits/create-venue-limits.ts'
 import { VENUE_LIMIT_DEFAULTS } from './limits/limit-defaults.ts'
 import { runBeat, scheduledCycleId } from './matchmaking/beat.ts'
+import { createMatchPool } from './matchmaking/match-pool.ts'
 import { registerVenueGauges } from './metrics/register-venue-gauges.ts'
 import { venueJobMetrics } from './metrics/venue-job-metrics.ts'
 import { createVenueSigner } from './notify/venue-signer.ts'
@@ -107,6 +108,7 @@ export const startVenue = async (
     metrics,
   })
   gaugeBudgets(metrics, budget.outbound)
+  const embedder = embedderFromConfig(config, { onCall: counted('embeddings') })
   const deps: VenueDeps = {
     database,
     logger,
@@ -144,7 +146,12 @@ export const startVenue = async (
     adminToken: config.VENUE_ADMIN_TOKEN,
     operatorWallets: config.VENUE_OPERATOR_WALLETS.map((wallet) => wallet.toLowerCase()),
     trustForwardedFor: config.GEO_TRUST_FORWARDED_FOR,
-    embedder: embedderFromConfig(config, { onCall: counted('embeddings') }),
+    embedder,
+    matchPool: createMatchPool({
+      modelId: embedder.modelId,
+      dir: config.VENUE_MATCH_POOL_DIR,
+      onWarning: (message, error) => logger.warn({ err: error }, message),
+    }),
     signer: await createVenueSigner(config.VENUE_SIGNING_KEY),
     chat: config.MATCHMAKER_CHAT_URL
       ? {

@@ -201,6 +201,7 @@ const eraseInTransaction = async (
   )
   return {
     partners,
+    personaIds,
     answer: {
       erased: true as const,
       ownerId,
@@ -224,6 +225,8 @@ export const eraseOwner = async (
   const recorded = { by, ...(operator ? { operator } : {}) }
   const done = await deps.database.db.transaction((tx) => eraseInTransaction(tx, ownerId, recorded))
   if (!done) return undefined
+  // The matchmaker's kept index holds the personas' vectors: out of it now, not at the next beat.
+  for (const personaId of done.personaIds) deps.matchPool.erase(personaId)
   await Promise.all(
     done.partners.map(async (partner) => {
       const [endpoint] = rowsOf<{ id: number; callback_url: string | null }>(

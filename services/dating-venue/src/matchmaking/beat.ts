@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import { pgArray, rowsOf } from '@agents/service-kit/db'
-import { sql } from 'drizzle-orm'
 import { admitPending } from '../admission/admission.ts'
 import type { VenueDeps } from '../deps.ts'
-import { vectorFromBytes } from '../embeddings/index.ts'
-import type { Heart } from '../heart/heart-schema.ts'
 import { embedMissing } from '../persona-vectors/embed-personas.ts'
 import { formCouples, notifyCouples, writeIntros } from './beat-writes.ts'
+import { type Candidate, loadCandidates, loadVectors, previousPairs } from './candidates.ts'
 import { adjacentPairs, pairCandidates } from './pairing.ts'
 
 // One beat at a time across replicas (a session-level advisory lock).
@@ -26,60 +23,33 @@ export type BeatResult = {
   phasesMs: Record<'admit' | 'embed' | 'load' | 'pair' | 'intros' | 'form' | 'notify', number>
 }
 
-type Candidate = {
-  id: number
-  handle: string
-  heart: Heart | string
-  vector: Float32Array | undefined
-  prefs: Heart['prefs']
-}
-
-/** Admitted personas with a free courtship seat, in arrival order, with their vector of the current model. */
-// A persona is paired at most once a cycle: one coupled by an earlier run of
-// this cycle (a second replica past the lock, a retry) is not a candidate.
-const loadCandidates = async (deps: VenueDeps, cycleId: string): Promise<Candidate[]> => {
-  const result = await deps.database.db.execute(sql`
-    SELECT p.id, p.handle, p.heart, v.vector, v.dimension
-    FROM personas p
-    LEFT JOIN persona_vectors v ON v.persona_id = p.id AND v.model_id = ${deps.embedder.modelId}
-    WHERE p.status = 'admitted'
-      AND (SELECT count(*) FROM courtship_seats s WHERE s.persona_id = p.id) < ${deps.maxCourtships}::int
-      AND NOT EXISTS (
-        SELECT 1 FROM couples c
-        WHERE c.cycle_id = ${cycleId} AND (c.persona_a = p.id OR c.persona_b = p.id)
-      )
-    ORDER BY p.id`)
-  return rowsOf<{
-    id: number
-    handle: string
-    heart: Heart | string
-    vector: Buffer | null
-    dimension: number | null
-  }>(result).map((row) => ({
-    id: row.id,
-    handle: row.handle,
-    heart: row.heart,
-    vector: row.vector ? vectorFromBytes(row.vector, row.dimension!) : undefined,
-    prefs: typeof row.heart === 'object' ? row.heart.prefs : undefined,
-  }))
+/**
+ * Brings the kept pool in line with this beat's candidates: personas no
+ * longer waiting (paired elsewhere, erased, held, seats full) go out, and
+ * only newcomers' vectors are read from the database and go in.
+ */
+const syncPool = async (deps: VenueDeps, candidates: readonly Candidate[]) => {
+  const { stale, missing } = deps.matchPool.diff(
+    candidates.filter((c) => c.hasVector).map((c) => c.id),
+  )
+  deps.matchPool.remove(stale)
+  if (missing.length > 0) deps.matchPool.add(await loadVectors(deps, missing))
 }
 
 /**
- * Pairs that courted in an earlier cycle: the matchmaker does not put them
- * together again. This cycle's own couples do not count, so a run that read
- * its candidates before another run of the cycle formed its couples proposes
- * the same pairs, and the couples' key forms each once.
+ * After pairing the pool holds who is still waiting: the paired leave (an
+ * approximate run took most out already), the unpaired stay (or come back,
+ * if the run took them out as having no partner left), and the pool is saved.
  */
-const previousPairs = async (deps: VenueDeps, cycleId: string, ids: readonly number[]) => {
-  if (ids.length === 0) return new Set<string>()
-  const result = await deps.database.db.execute(sql`
-    SELECT persona_a, persona_b FROM couples
-    WHERE persona_a = ANY(${pgArray(ids)}::int[]) AND cycle_id <> ${cycleId}`)
-  return new Set(
-    rowsOf<{ persona_a: number; persona_b: number }>(result).map(
-      (row) => `${row.persona_a}:${row.persona_b}`,
-    ),
-  )
+const settlePool = (
+  deps: VenueDeps,
+  waiting: ReadonlyArray<{ id: number; vector: Float32Array }>,
+  proposed: ReadonlyArray<readonly [number, number]>,
+) => {
+  const paired = new Set(proposed.flat())
+  deps.matchPool.remove(paired)
+  deps.matchPool.add(waiting.filter((c) => !paired.has(c.id) && !deps.matchPool.has(c.id)))
+  deps.matchPool.save()
 }
 
 /**
@@ -109,7 +79,7 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
   }
   lap('embed')
   const candidates = await loadCandidates(deps, cycleId)
-  if (semantic && candidates.some((candidate) => !candidate.vector)) {
+  if (semantic && candidates.some((candidate) => !candidate.hasVector)) {
     semantic = false
     note =
       'semantic matching unavailable: a persona has no vector after a retry; adjacent pairing under the filters'
@@ -120,19 +90,23 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
     candidates.map((c) => c.id),
   )
   const allowed = (a: number, b: number) => !excluded.has(a < b ? `${a}:${b}` : `${b}:${a}`)
+  await syncPool(deps, candidates)
+  // Taken before pairing: an approximate run takes personas out of the pool as it goes.
+  const waiting = candidates.flatMap((c) => {
+    const vector = deps.matchPool.vectorOf(c.id)
+    return vector ? [{ id: c.id, vector, prefs: c.prefs }] : []
+  })
   lap('load')
   const proposed: Array<[number, number]> =
     candidates.length < 2
       ? []
       : semantic
-        ? pairCandidates(
-            candidates.map((c) => ({ id: c.id, vector: c.vector!, prefs: c.prefs })),
-            { allowed },
-          )
+        ? pairCandidates(waiting, { allowed, pool: deps.matchPool })
         : adjacentPairs(
             candidates.map((c) => ({ id: c.id, prefs: c.prefs })),
             { allowed },
           )
+  settlePool(deps, waiting, proposed)
   lap('pair')
   const withIntros = await writeIntros(deps, proposed, new Map(candidates.map((c) => [c.id, c])))
   lap('intros')

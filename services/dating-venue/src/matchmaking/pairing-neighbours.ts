@@ -1,4 +1,5 @@
-import { exactSearch, Index, MetricKind, ScalarKind } from 'usearch'
+import { exactSearch, MetricKind, ScalarKind } from 'usearch'
+import type { MatchPool } from './match-pool.ts'
 import type { PackedCandidates } from './pairing-matrix.ts'
 
 /** The k best rows found for each query row, best first. */
@@ -103,63 +104,16 @@ const QUANTIZATION_ROUNDING: Partial<Record<ScalarKind, number>> = {
 }
 
 /**
- * HNSW settings. Defaults measured on 50,000 × 512-d clustered personas
- * (bench/dating-venue), 2 shared cores, share of exact pairs reproduced
- * and pairing time: expansionSearch 64: 93.9 %, 39-40 s; 96: 97.1 %,
- * 43 s; 128: 98.7 %, 42-48 s; expansionAdd 128 as well: 99.5 %, 49 s.
- * Greedy mutual pairing amplifies misses (each changes a chain of pairs),
- * so recall@10 of 98 % (ef 64) costs 6 % of pairs. f16 halves memory
- * against f32 at the same recall; i8 lost recall (0.84 at top-11).
+ * Neighbours from the kept pool (`MatchPool`), which must hold exactly the
+ * packed personas when the run starts. Rows that pair leave the pool, so
+ * searches see the remainder; once removed nodes outnumber the live ones the
+ * graph is rebuilt from the remainder before the next search. Re-queries over
+ * a small remainder run exact.
  */
-export type HnswOptions = {
-  quantization?: ScalarKind
-  connectivity?: number
-  expansionAdd?: number
-  expansionSearch?: number
-  /** A re-query over at most this many remaining rows runs exact: cheaper than the graph there, and exact. */
-  exactRemainder?: number
-  /**
-   * ... or over at most this many times k: a graph search for k costs about
-   * max(k, expansionSearch) steps and slows as removals pile up. Measured at
-   * 50,000 × 512-d, 2 shared cores: 5,258 rows left, 1,134 queries, k 272:
-   * HNSW 5.9 s, exact 0.5 s; 18,572 left, 8,763 queries, k 68: HNSW 4.5 s, exact ~15 s.
-   */
-  exactPerK?: number
-  /**
-   * Threads building and searching the graph (usearch sizes its search
-   * contexts at insertion, so one count serves both). Parallel insertion
-   * races, so the graph, and a few pairs, can differ from run to run; one
-   * thread makes runs reproducible. Measured at 50,000 × 512-d on the 2
-   * shared cores: building took 11.1-13.1 s on one thread, 11.7-12.5 s on two.
-   */
-  threads?: number
-}
-
-/** An HNSW index over every row; rows that pair are removed from it, so searches see the remainder. */
-export const createHnswSource = (
-  packed: PackedCandidates,
-  {
-    quantization = ScalarKind.F16,
-    connectivity = 16,
-    expansionAdd = 64,
-    expansionSearch = 128,
-    exactRemainder = 4096,
-    exactPerK = 48,
-    threads = 1,
-  }: HnswOptions = {},
-): NeighbourSource => {
-  const index = new Index({
-    dimensions: packed.dimensions,
-    metric: MetricKind.Cos,
-    quantization,
-    connectivity,
-    expansion_add: expansionAdd,
-    expansion_search: expansionSearch,
-    multi: false,
-  })
-  const keys = new BigUint64Array(packed.count)
-  for (let i = 0; i < packed.count; i++) keys[i] = BigInt(i)
-  index.add(keys, packed.matrix, threads)
+export const createPoolSource = (packed: PackedCandidates, pool: MatchPool): NeighbourSource => {
+  const { quantization, exactRemainder, exactPerK, threads } = pool.options
+  const rowOf = new Map<number, number>()
+  for (let row = 0; row < packed.count; row++) rowOf.set(packed.ids[row]!, row)
   // The graph's ranking is taken at its word (the approximation); its scores are not, they
   // are off by the quantisation: each product errs by ~2 units of rounding of the stored type,
   // summed over |a_k b_k| ≤ |a||b|, plus cosine's renormalisation.
@@ -174,34 +128,32 @@ export const createHnswSource = (
         (among.length <= Math.max(exactRemainder, exactPerK * k) || 4 * k >= among.length)
       )
         return searchExact(packed, queries, among, k, threads)
+      pool.compact()
       const d = packed.dimensions
       const queryMatrix = queries ? gather(packed.matrix, d, queries) : packed.matrix
-      const queryCount = queries ? queries.length : packed.count
-      // The typings promise `Matches` for a flat array; several queries in it give `BatchMatches`.
-      const found = index.search(queryMatrix, k, threads) as unknown as {
-        keys: BigUint64Array
-        distances: Float32Array
-        counts?: BigUint64Array
-      }
-      const width = queryCount === 1 ? found.keys.length : k
-      const counts = new Int32Array(queryCount)
+      const found = pool.search(queryMatrix, k)
+      const { width, scores } = found
+      const queryCount = found.counts.length
       const rows = new Int32Array(queryCount * width)
-      const scores = new Float32Array(queryCount * width)
+      const counts = new Int32Array(queryCount)
       for (let q = 0; q < queryCount; q++) {
-        const count = found.counts ? Number(found.counts[q]!) : found.keys.length
-        counts[q] = count
-        for (let r = 0; r < count; r++) {
-          rows[q * width + r] = Number(found.keys[q * width + r]!)
-          scores[q * width + r] = 1 - found.distances[q * width + r]!
+        let n = 0
+        for (let r = 0; r < found.counts[q]!; r++) {
+          const row = rowOf.get(found.keys[q * width + r]!)
+          if (row === undefined) continue
+          rows[q * width + n] = row
+          scores[q * width + n] = scores[q * width + r]!
+          n++
         }
+        counts[q] = n
       }
-      return { width, rows, scores, counts, searched: index.size(), margin }
+      return { width, rows, scores, counts, searched: pool.size, margin }
     },
     forget(rows) {
       if (rows.length === 0) return
-      const gone = new BigUint64Array(rows.length)
-      for (let r = 0; r < rows.length; r++) gone[r] = BigInt(rows[r]!)
-      index.remove(gone)
+      const ids: number[] = new Array(rows.length)
+      for (let r = 0; r < rows.length; r++) ids[r] = packed.ids[rows[r]!]!
+      pool.remove(ids)
     },
   }
 }

@@ -1,6 +1,7 @@
+import { createMatchPool, type HnswOptions, type MatchPool } from './match-pool.ts'
 import { matchMutualBest, type PairingStats } from './pairing-engine.ts'
 import { type AllowedIds, type PairingCandidate, packCandidates } from './pairing-matrix.ts'
-import { createExactSource, createHnswSource, type HnswOptions } from './pairing-neighbours.ts'
+import { createExactSource, createPoolSource } from './pairing-neighbours.ts'
 
 export { type AdjacentCandidate, adjacentPairs } from './pairing-adjacent.ts'
 export type { PairingStats } from './pairing-engine.ts'
@@ -20,9 +21,9 @@ type CommonOptions = {
   /** Extra rule by id, true when two may pair (called lower id first). */
   allowed?: AllowedIds | undefined
   /**
-   * Native threads for usearch, 0 for every core. Exact defaults to 0 (its
-   * answers do not depend on it), approximate to 1 (a parallel graph build
-   * races, so pairs could differ between runs).
+   * Native threads for usearch, 0 (the default) for every core. Exact
+   * answers do not depend on it; a parallel graph build races, so
+   * approximate pairs can differ between runs unless it is 1.
    */
   threads?: number
   /** Told what the run did (mode, phases, re-queries). */
@@ -30,7 +31,14 @@ type CommonOptions = {
 }
 
 export type PairExactOptions = CommonOptions
-export type PairApproximateOptions = CommonOptions & Omit<HnswOptions, 'threads'>
+export type PairApproximateOptions = CommonOptions &
+  Omit<HnswOptions, 'threads'> & {
+    /**
+     * The kept pool to search (the beat's, holding exactly these candidates);
+     * paired personas leave it. Without one a pool is built for this run.
+     */
+    pool?: MatchPool | undefined
+  }
 export type PairCandidatesOptions = PairApproximateOptions & { exactUpTo?: number }
 
 /**
@@ -64,17 +72,19 @@ export const pairExact = (
  * without the paired, or exact search once the remainder is small), so no
  * one loses a partner to the cut-off. Approximate only in which neighbours
  * the graph finds: on clustered 512-d personas it reproduced 100 % of the
- * exact pairs at 5,000 and 10,000 and 98.7 % at 50,000. Runs are
- * reproducible with the default `threads: 1` (see `HnswOptions.threads`).
+ * exact pairs at 10,000 and 98.55 % at 50,000. The graph is built and
+ * searched on every core (`threads: 0`), so two runs can differ in a few
+ * pairs; `threads: 1` makes them reproducible.
  */
 export const pairApproximate = (
   candidates: readonly PairingCandidate[],
-  { k = 48, allowed, threads = 1, onStats, ...hnsw }: PairApproximateOptions = {},
+  { k = 48, allowed, threads = 0, onStats, pool, ...hnsw }: PairApproximateOptions = {},
 ): [number, number][] => {
   if (candidates.length < 2) return []
   const packed = packCandidates(candidates, allowed)
-  const source = createHnswSource(packed, { ...hnsw, threads })
-  const { pairs, ...run } = matchMutualBest(packed, source, { k })
+  const used = pool ?? createMatchPool({ modelId: 'transient', ...hnsw, threads })
+  if (!pool) used.add(candidates.map(({ id, vector }) => ({ id, vector })))
+  const { pairs, ...run } = matchMutualBest(packed, createPoolSource(packed, used), { k })
   onStats?.({ mode: 'approximate', ...run, pairs: pairs.length })
   return pairs
 }
