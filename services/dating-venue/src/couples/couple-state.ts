@@ -1,4 +1,3 @@
-import { pgArray, rowsOf } from '@agents/service-kit/db'
 import { and, eq, inArray, or, sql } from 'drizzle-orm'
 import type { SeatExecutor } from '../admission/seats.ts'
 import { couples, courtshipSeats, events } from '../db/schema.ts'
@@ -17,34 +16,54 @@ import { couples, courtshipSeats, events } from '../db/schema.ts'
 export type CoupleState = (typeof couples.$inferSelect)['state']
 
 /**
- * (paired) -> `courting`: the couples a beat formed, each with a courtship
- * seat per persona; a pair already formed in this cycle is skipped (a
- * re-run forms none twice). Answers the couples formed.
+ * (paired) -> `courting`: the couples a beat forms, each with a courtship
+ * seat per persona, as common table expressions of the caller's statement
+ * (the beat writes its couples, their opening turns and its notifications in
+ * one). Reads the proposed pairs from a CTE `pair (a, b)`; defines `made (id,
+ * persona_a, persona_b)`, the couples formed. A pair already formed in this
+ * cycle is skipped (the couples' key: a re-run forms none twice); so is a
+ * pair in which a persona has no free seat below `maxCourtships`. Each seat
+ * takes its persona's lowest free slot, so a slot freed by a withdrawal is
+ * taken again; the seats' key (persona, slot) refuses a second statement
+ * that seats a persona in the same slot at the same time.
  */
-export const insertCouples = async (
-  tx: SeatExecutor,
-  {
-    cycleId,
-    semantic,
-    pairs,
-  }: { cycleId: string; semantic: boolean; pairs: ReadonlyArray<{ a: number; b: number }> },
-) => {
-  const made = rowsOf<{ id: number; persona_a: number; persona_b: number }>(
-    await tx.execute(sql`
-      INSERT INTO couples (cycle_id, persona_a, persona_b, semantic)
-      SELECT ${cycleId}, a, b, ${semantic} FROM unnest(${pgArray(pairs.map((p) => p.a))}::int[], ${pgArray(pairs.map((p) => p.b))}::int[]) AS t(a, b)
-      ON CONFLICT (cycle_id, persona_a, persona_b) DO NOTHING
-      RETURNING id, persona_a, persona_b`),
-  )
-  if (made.length === 0) return made
-  const seatPersonas = made.flatMap((couple) => [couple.persona_a, couple.persona_b])
-  const seatCouples = made.flatMap((couple) => [couple.id, couple.id])
-  await tx.execute(sql`
+export const insertCouples = ({
+  cycleId,
+  semantic,
+  maxCourtships,
+}: {
+  cycleId: string
+  semantic: boolean
+  maxCourtships: number
+}) => sql`
+  seat_wanted AS (
+    -- rank: the persona's 1st, 2nd... new seat, its pairs taken in (a, b) order
+    SELECT side.persona, pair.a, pair.b,
+           row_number() OVER (PARTITION BY side.persona ORDER BY pair.a, pair.b) AS rank
+    FROM pair CROSS JOIN LATERAL (VALUES (pair.a), (pair.b)) AS side(persona)),
+  seat_free AS (
+    SELECT wanted.persona, slot.n AS slot,
+           row_number() OVER (PARTITION BY wanted.persona ORDER BY slot.n) AS rank
+    FROM (SELECT DISTINCT persona FROM seat_wanted) AS wanted
+    CROSS JOIN generate_series(0, ${maxCourtships}::int - 1) AS slot(n)
+    WHERE NOT EXISTS (
+      SELECT 1 FROM courtship_seats s WHERE s.persona_id = wanted.persona AND s.slot = slot.n)),
+  seat_placed AS (
+    SELECT w.persona, w.a, w.b, f.slot
+    FROM seat_wanted w JOIN seat_free f ON f.persona = w.persona AND f.rank = w.rank),
+  made AS (
+    INSERT INTO couples (cycle_id, persona_a, persona_b, semantic)
+    SELECT ${cycleId}::text, pair.a, pair.b, ${semantic}::boolean
+    FROM pair
+    JOIN seat_placed sa ON sa.persona = pair.a AND sa.a = pair.a AND sa.b = pair.b
+    JOIN seat_placed sb ON sb.persona = pair.b AND sb.a = pair.a AND sb.b = pair.b
+    ORDER BY pair.a, pair.b
+    ON CONFLICT (cycle_id, persona_a, persona_b) DO NOTHING
+    RETURNING id, persona_a, persona_b),
+  seated AS (
     INSERT INTO courtship_seats (persona_id, slot, couple_id)
-    SELECT t.persona, (SELECT count(*) FROM courtship_seats s WHERE s.persona_id = t.persona)::int, t.couple
-    FROM unnest(${pgArray(seatPersonas)}::int[], ${pgArray(seatCouples)}::int[]) AS t(persona, couple)`)
-  return made
-}
+    SELECT placed.persona, placed.slot, made.id
+    FROM made JOIN seat_placed placed ON placed.a = made.persona_a AND placed.b = made.persona_b)`
 
 /** States in which the personas still court (turns, consent, withdrawal). */
 export const COURTING_STATES: readonly CoupleState[] = ['courting', 'committed']

@@ -9,11 +9,16 @@ import { startTestVenue } from '../testing.ts'
 // persona is admitted: a safety check that cannot run refuses the featured post, before any 402.
 let down = false
 const moderation = createServer((request, response) => {
-  request.resume()
+  let body = ''
+  request.on('data', (chunk) => (body += chunk))
   request.on('end', () => {
     response.statusCode = down ? 503 : 200
     response.setHeader('content-type', 'application/json')
-    response.end(JSON.stringify({ results: [{ flagged: false, categories: {} }] }))
+    // An array input gets one result per text, in order, as OpenAI answers it.
+    const { input } = JSON.parse(body) as { input: string | string[] }
+    const count = Array.isArray(input) ? input.length : 1
+    const result = { flagged: false, categories: {} }
+    response.end(JSON.stringify({ results: Array.from({ length: count }, () => result) }))
   })
 })
 let venue: Venue

@@ -27,11 +27,16 @@ const prices = createServer((_request, response) => {
 // then cannot run, and it fails closed.
 let moderationDown = false
 const moderation = createServer((request, response) => {
-  request.resume()
+  let body = ''
+  request.on('data', (chunk) => (body += chunk))
   request.on('end', () => {
     response.statusCode = moderationDown ? 503 : 200
     response.setHeader('content-type', 'application/json')
-    response.end(JSON.stringify({ results: [{ flagged: false, categories: {} }] }))
+    // An array input gets one result per text, in order, as OpenAI answers it.
+    const { input } = JSON.parse(body) as { input: string | string[] }
+    const count = Array.isArray(input) ? input.length : 1
+    const result = { flagged: false, categories: {} }
+    response.end(JSON.stringify({ results: Array.from({ length: count }, () => result) }))
   })
 })
 let priceUrl = ''

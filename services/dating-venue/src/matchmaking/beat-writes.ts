@@ -3,113 +3,152 @@ import { sql } from 'drizzle-orm'
 import { insertCouples } from '../couples/couple-state.ts'
 import type { VenueDeps } from '../deps.ts'
 import { type Heart, heartEmbeddingText } from '../heart/heart-schema.ts'
-import { notifyAgent, postNotifications } from '../notify/notify-agent.ts'
-import { writeIntro } from './intro.ts'
+import { insertNotifications, notifyAgent } from '../notify/notify-agent.ts'
+import { chooseIntros, introCandidates } from './intro.ts'
 
 /** What the writes need of a paired persona. */
 export type PairedPersona = { id: number; handle: string; heart: Heart | string }
 
-/** The opening line of each proposed pair, through the safety check; pairs come back as `{ a: lower, b: higher, intro }`. */
+/**
+ * The opening line of each proposed pair, through the safety check; pairs
+ * come back as `{ a: lower, b: higher, intro }`. Every pair's candidate lines
+ * are composed first, then checked together: composed intros repeat (the
+ * same shared values and interests), so each distinct text is checked once,
+ * and the moderation calls go in batches when the check has a batch form.
+ */
 export const writeIntros = async (
   deps: VenueDeps,
   proposed: ReadonlyArray<readonly [number, number]>,
   byId: ReadonlyMap<number, PairedPersona>,
 ) => {
-  // Composed intros repeat (the same shared values and interests): check each text once per beat.
-  const verdicts = new Map<string, ReturnType<VenueDeps['safety']>>()
-  const safety: VenueDeps['safety'] = (text, context) => {
-    const known = verdicts.get(text)
-    if (known) return known
-    const verdict = deps.safety(text, context)
-    verdicts.set(text, verdict)
-    return verdict
-  }
-  return Promise.all(
-    proposed.map(async ([x, y]) => {
-      const [a, b] = x < y ? [x, y] : [y, x]
+  const pairs = proposed.map(([x, y]): [number, number] => (x < y ? [x, y] : [y, x]))
+  const candidates = await Promise.all(
+    pairs.map(([a, b]) => {
       const left = byId.get(a)!
       const right = byId.get(b)!
-      const intro = await writeIntro(
-        { safety, chat: deps.chat },
+      return introCandidates(
+        { chat: deps.chat },
         [left.heart, right.heart],
         [heartEmbeddingText(left.heart), heartEmbeddingText(right.heart)],
       )
-      return { a, b, intro: intro.body }
     }),
   )
+  const intros = await chooseIntros(deps.safety, candidates)
+  return pairs.map(([a, b], index) => ({ a, b, intro: intros[index]!.body }))
 }
 
+/** A couple this beat formed, and which of its two agents still wait for a callback. */
+export type FormedCouple = {
+  id: number
+  persona_a: number
+  persona_b: number
+  /** The sides whose agent has a callback URL; the other sides' lines are on the board already. */
+  callbacks: Array<{
+    personaId: number
+    endpointId: number
+    callbackUrl: string
+    handle: string
+    partnerHandle: string
+  }>
+}
+
+// How a match reads on the board and in a callback's fallback line; PostgreSQL's
+// format() fills it in the beat's statement (%1$s the partner's handle, %2$s the couple).
+const MATCH_TEXT =
+  'you were paired with @%1$s (couple %2$s); reply with POST /api/couples/%2$s/turns'
+const matchText = (partnerHandle: string, coupleId: number) =>
+  MATCH_TEXT.replace(/%([12])\$s/g, (_, n: string) => (n === '1' ? partnerHandle : `${coupleId}`))
+
 /**
- * Forms the couples of one cycle in one transaction: couples (unique per
- * cycle and pair, so a re-run or a second replica forms none twice), the
- * two courtship seats (their key keeps a persona in one courtship), and
- * the opening turn. Returns the couples this call created.
+ * Forms the couples of one cycle in one statement, so all or nothing of it
+ * commits: couples (unique per cycle and pair, so a re-run or a second
+ * replica forms none twice), their courtship seats (`insertCouples`), the
+ * opening turns, the `beat` event, and a line on the notifications board
+ * for each agent without a callback URL. Returns the couples this call
+ * created, with the agents still to be called back (`notifyCouples`).
  */
 export const formCouples = async (
   deps: VenueDeps,
   cycleId: string,
   semantic: boolean,
   pairs: ReadonlyArray<{ a: number; b: number; intro: string }>,
-) => {
+): Promise<FormedCouple[]> => {
   if (pairs.length === 0) return []
-  return deps.database.db.transaction(async (tx) => {
-    const made = await insertCouples(tx, { cycleId, semantic, pairs })
-    if (made.length === 0) return []
-    const introOf = new Map(pairs.map((pair) => [`${pair.a}:${pair.b}`, pair.intro]))
-    await tx.execute(sql`
+  // One round trip for any number of couples: the rows travel as one array
+  // per column, and each step reads the rows the step before it wrote.
+  const result = await deps.database.db.execute(sql`
+    WITH pair AS (
+      SELECT DISTINCT ON (a, b) a, b, intro
+      FROM unnest(${pgArray(pairs.map((p) => p.a))}::int[], ${pgArray(pairs.map((p) => p.b))}::int[],
+                  ${pgArray(pairs.map((p) => p.intro))}::text[]) AS t(a, b, intro)
+      ORDER BY a, b),
+    ${insertCouples({ cycleId, semantic, maxCourtships: deps.maxCourtships })},
+    opened AS (
       INSERT INTO turns (couple_id, persona_id, author, body, status)
-      SELECT t.couple, NULL, 'matchmaker', t.body, 'published'
-      FROM unnest(${pgArray(made.map((c) => c.id))}::int[], ${pgArray(made.map((c) => introOf.get(`${c.persona_a}:${c.persona_b}`)!))}::text[]) AS t(couple, body)`)
-    await tx.execute(sql`
+      SELECT made.id, NULL, 'matchmaker', pair.intro, 'published'
+      FROM made JOIN pair ON pair.a = made.persona_a AND pair.b = made.persona_b),
+    beat AS (
       INSERT INTO events (kind, detail)
-      VALUES ('beat', ${JSON.stringify({ cycleId, couples: made.length, semantic })}::jsonb)`)
-    return made
-  })
+      SELECT 'beat', jsonb_build_object('cycleId', ${cycleId}::text, 'couples', count(*), 'semantic', ${semantic}::boolean)
+      FROM made HAVING count(*) > 0),
+    side AS (
+      SELECT id AS couple, persona_a AS persona, persona_b AS partner FROM made
+      UNION ALL SELECT id, persona_b, persona_a FROM made),
+    endpoint AS (
+      SELECT DISTINCT ON (persona_id) persona_id, id, callback_url
+      FROM agent_endpoints
+      WHERE status = 'active' AND persona_id IN (SELECT persona FROM side)
+      ORDER BY persona_id, id DESC),
+    told AS (
+      SELECT side.couple, side.persona, me.handle, them.handle AS partner_handle,
+             endpoint.id AS endpoint_id, coalesce(endpoint.callback_url, '') AS callback_url
+      FROM side
+      JOIN personas me ON me.id = side.persona
+      JOIN personas them ON them.id = side.partner
+      LEFT JOIN endpoint ON endpoint.persona_id = side.persona),
+    posted AS (${insertNotifications(
+      sql`SELECT handle, format(${MATCH_TEXT}::text, partner_handle, couple) FROM told WHERE callback_url = ''`,
+    )})
+    SELECT made.id, made.persona_a, made.persona_b,
+           coalesce(json_agg(json_build_object(
+             'personaId', told.persona, 'endpointId', told.endpoint_id, 'callbackUrl', told.callback_url,
+             'handle', told.handle, 'partnerHandle', told.partner_handle
+           )) FILTER (WHERE told.persona IS NOT NULL), '[]'::json) AS callbacks
+    FROM made LEFT JOIN told ON told.couple = made.id AND told.callback_url <> ''
+    GROUP BY made.id, made.persona_a, made.persona_b
+    ORDER BY made.id`)
+  return rowsOf<FormedCouple>(result)
 }
 
-/** Tells both agents of each new couple (signed callback, else the notifications board), in the background. */
+/**
+ * Calls back the agents of new couples that have a callback URL (a signed
+ * POST; the board when it fails), in the background, after `formCouples`
+ * committed: the others' lines went on the board with the couples.
+ */
 export const notifyCouples = async (
   deps: VenueDeps,
-  couples: ReadonlyArray<{ id: number; persona_a: number; persona_b: number }>,
-  handles: Map<number, string>,
+  couples: ReadonlyArray<Pick<FormedCouple, 'id' | 'callbacks'>>,
+  // Unused: the handles come with each couple. Kept while beat.ts still passes them.
+  _handles?: ReadonlyMap<number, string>,
 ) => {
-  const ids = couples.flatMap((c) => [c.persona_a, c.persona_b])
-  if (ids.length === 0) return
-  const endpoints = rowsOf<{ id: number; persona_id: number; callback_url: string | null }>(
-    await deps.database.db.execute(sql`
-      SELECT id, persona_id, callback_url FROM agent_endpoints
-      WHERE status = 'active' AND persona_id = ANY(${pgArray(ids)}::int[])`),
+  const jobs = couples.flatMap((couple) =>
+    couple.callbacks.map(
+      (side) => () =>
+        notifyAgent(
+          deps,
+          { id: side.endpointId, callbackUrl: side.callbackUrl },
+          side.handle,
+          {
+            type: 'match',
+            coupleId: couple.id,
+            personaId: side.personaId,
+            partnerHandle: side.partnerHandle,
+            turns: `/api/couples/${couple.id}/turns`,
+          },
+          matchText(side.partnerHandle, couple.id),
+        ),
+    ),
   )
-  const endpointOf = new Map(
-    endpoints.map((e) => [e.persona_id, { id: e.id, callbackUrl: e.callback_url }]),
-  )
-  const messages = couples.flatMap((couple) =>
-    [
-      [couple.persona_a, couple.persona_b],
-      [couple.persona_b, couple.persona_a],
-    ].map(([self, partner]) => ({
-      self: self!,
-      handle: handles.get(self!)!,
-      message: {
-        type: 'match',
-        coupleId: couple.id,
-        personaId: self,
-        partnerHandle: handles.get(partner!),
-        turns: `/api/couples/${couple.id}/turns`,
-      },
-      text: `you were paired with @${handles.get(partner!)} (couple ${couple.id}); reply with POST /api/couples/${couple.id}/turns`,
-    })),
-  )
-  // Agents without a callback read the board: one insert for all of them.
-  await postNotifications(
-    deps,
-    messages
-      .filter((m) => !endpointOf.get(m.self)?.callbackUrl)
-      .map(({ handle, text }) => ({ handle, text })),
-  )
-  const jobs = messages
-    .filter((m) => endpointOf.get(m.self)?.callbackUrl)
-    .map((m) => () => notifyAgent(deps, endpointOf.get(m.self), m.handle, m.message, m.text))
   // Callbacks go out after the beat answers, a few at a time: one slow agent must not hold up the others.
   const workers = Array.from({ length: 8 }, async () => {
     for (let job = jobs.shift(); job; job = jobs.shift())

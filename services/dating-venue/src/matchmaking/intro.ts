@@ -1,5 +1,5 @@
 import type { Heart } from '../heart/heart-schema.ts'
-import type { SafetyCheck } from '../safety/index.ts'
+import { checkMany, type SafetyCheck } from '../safety/index.ts'
 import { chatCompletion } from './chat-completion.ts'
 import type { ChatSettings } from './chat-settings.ts'
 
@@ -82,6 +82,55 @@ export const generateIntro = (
 export type IntroResult = { body: string; source: 'model' | 'venue' | 'placeholder' }
 
 /**
+ * The lines that may open a couple, best first: the chat model's when
+ * configured and it answers, then the venue's composition when the hearts
+ * share something. A line that quotes a heart is never a candidate.
+ */
+export const introCandidates = async (
+  { chat, fetchImpl }: { chat?: ChatSettings | undefined; fetchImpl?: typeof fetch },
+  hearts: readonly [Heart | string, Heart | string],
+  texts: readonly [string, string],
+): Promise<IntroResult[]> => {
+  const candidates: IntroResult[] = []
+  if (chat) {
+    const generated = await generateIntro(chat, texts, fetchImpl)
+    if (generated) candidates.push({ body: generated, source: 'model' })
+  }
+  const composed = composeIntro(hearts[0], hearts[1])
+  if (composed !== PLACEHOLDER_INTRO) candidates.push({ body: composed, source: 'venue' })
+  return candidates.filter((candidate) => !quotesHeart(candidate.body, texts))
+}
+
+/**
+ * The first candidate of each list the safety check allows, else the
+ * placeholder. A candidate is checked only when every one before it in its
+ * list was refused, as one pair at a time would: each round checks, in one
+ * `checkMany`, the next undecided line of every list, each distinct text once.
+ */
+export const chooseIntros = async (
+  safety: SafetyCheck,
+  lists: ReadonlyArray<readonly IntroResult[]>,
+): Promise<IntroResult[]> => {
+  const allowed = new Map<string, boolean>()
+  const chosen: Array<IntroResult | undefined> = lists.map(() => undefined)
+  for (;;) {
+    const asked = new Set<string>()
+    for (const [index, list] of lists.entries()) {
+      if (chosen[index]) continue
+      const next = list.find((candidate) => allowed.get(candidate.body) !== false)
+      if (!next) chosen[index] = { body: PLACEHOLDER_INTRO, source: 'placeholder' }
+      else if (allowed.get(next.body)) chosen[index] = next
+      else asked.add(next.body)
+    }
+    if (asked.size === 0) return chosen as IntroResult[]
+    const texts = [...asked]
+    const verdicts = await checkMany(safety, texts, { kind: 'intro' })
+    for (const [index, text] of texts.entries())
+      allowed.set(text, verdicts[index]!.verdict === 'allow')
+  }
+}
+
+/**
  * The couple's first turn: the chat model's line when configured, else the
  * venue's composition; either must not quote a heart and must pass the
  * safety check, or the neutral placeholder is kept. The couple forms either way.
@@ -95,17 +144,8 @@ export const writeIntro = async (
   hearts: readonly [Heart | string, Heart | string],
   texts: readonly [string, string],
 ): Promise<IntroResult> => {
-  const candidates: IntroResult[] = []
-  if (chat) {
-    const generated = await generateIntro(chat, texts, fetchImpl)
-    if (generated) candidates.push({ body: generated, source: 'model' })
-  }
-  const composed = composeIntro(hearts[0], hearts[1])
-  if (composed !== PLACEHOLDER_INTRO) candidates.push({ body: composed, source: 'venue' })
-  for (const candidate of candidates) {
-    if (quotesHeart(candidate.body, texts)) continue
-    const verdict = await safety(candidate.body, { kind: 'intro' })
-    if (verdict.verdict === 'allow') return candidate
-  }
-  return { body: PLACEHOLDER_INTRO, source: 'placeholder' }
+  const [intro] = await chooseIntros(safety, [
+    await introCandidates({ chat, fetchImpl }, hearts, texts),
+  ])
+  return intro!
 }

@@ -1,5 +1,5 @@
 import { pgArray } from '@agents/service-kit/db'
-import { sql } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
 import type { EndpointRow } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
 import { postJsonOutbound } from '../outbound/index.ts'
@@ -37,15 +37,26 @@ export const notifyAgent = async (
   return 'board'
 }
 
+/**
+ * The statement that puts lines on the `notifications` board, written by the
+ * venue: one row per row of `lines`, a query of `(handle, text)`. The beat
+ * runs it inside its own statement, so its notifications commit with its couples.
+ */
+export const insertNotifications = (lines: SQL) => sql`
+  INSERT INTO posts (board, handle, body, status)
+  SELECT 'notifications', 'venue', '@' || line.handle || ': ' || line.text, 'published'
+  FROM (${lines}) AS line(handle, text)`
+
 /** Lines on the `notifications` board, written by the venue, in one statement. */
 export const postNotifications = async (
   deps: VenueDeps,
   lines: ReadonlyArray<{ handle: string; text: string }>,
 ) => {
   if (lines.length === 0) return
-  // One array parameter instead of four per row: a beat posts thousands of lines.
-  await deps.database.db.execute(sql`
-    INSERT INTO posts (board, handle, body, status)
-    SELECT 'notifications', 'venue', body, 'published'
-    FROM unnest(${pgArray(lines.map(({ handle, text }) => `@${handle}: ${text}`))}::text[]) AS t(body)`)
+  // One array parameter per column instead of two per row: a beat posts thousands of lines.
+  await deps.database.db.execute(
+    insertNotifications(
+      sql`SELECT * FROM unnest(${pgArray(lines.map((line) => line.handle))}::text[], ${pgArray(lines.map((line) => line.text))}::text[])`,
+    ),
+  )
 }

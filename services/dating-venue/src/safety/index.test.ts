@@ -8,13 +8,16 @@ test('exports', () => {
       "DENY_PATTERNS",
       "DENY_PHRASES",
       "DenyPhraseError",
+      "MODERATION_BATCH_SIZE",
       "ModerationOptions",
       "ModerationUnavailableError",
       "SAFETY_REASONS",
+      "checkMany",
       "createDenyList",
       "createSafetyCheck",
       "decideVerdict",
       "moderateText",
+      "moderateTexts",
       "screenPersonalData",
     ]
   `)

@@ -1,3 +1,4 @@
+export { checkMany } from './check-many.ts'
 export {
   type CreateDenyListParameters,
   createDenyList,
@@ -7,6 +8,7 @@ export {
 export {
   type CreateSafetyCheckParameters,
   createSafetyCheck,
+  MODERATION_BATCH_SIZE,
 } from './create-safety-check.ts'
 export {
   BLOCKING_MODERATION_CATEGORIES,
@@ -20,6 +22,7 @@ export {
   ModerationOptions,
   ModerationUnavailableError,
   moderateText,
+  moderateTexts,
 } from './moderate-text.ts'
 export { type ScreenPersonalDataReturnType, screenPersonalData } from './screen-personal-data.ts'
 export type {

@@ -33,18 +33,12 @@ export class ModerationUnavailableError extends Error {
   override name = 'ModerationUnavailableError'
 }
 
-/**
- * Sends one text to `POST {url}/moderations` and returns what it flagged.
- * Throws `ModerationUnavailableError` on timeout, non-2xx, or a malformed body:
- * the caller fails closed.
- *
- * @example
- * await moderateText({ fetch }, { ...ModerationOptions.parse({ url }), input: 'hello' })
- */
-export const moderateText = async (
-  { fetch }: { fetch: typeof globalThis.fetch },
-  { url, apiKey, model, timeoutMs, input }: ResolvedModerationOptions & { input: string },
-): Promise<ModerateTextReturnType> => {
+// One exchange with the endpoint for one input or an array of them: the results, in input order.
+const requestModeration = async (
+  fetch: typeof globalThis.fetch,
+  { url, apiKey, model, timeoutMs }: ResolvedModerationOptions,
+  input: string | readonly string[],
+) => {
   const endpoint = `${url.replace(/\/+$/, '')}/moderations`
   let body: unknown
   try {
@@ -71,13 +65,49 @@ export const moderateText = async (
     })
   }
   const parsed = ModerationResponse.safeParse(body)
-  if (!parsed.success)
+  const expected = typeof input === 'string' ? 1 : input.length
+  // A result missing or extra would pair a verdict with the wrong text.
+  if (!parsed.success || (typeof input !== 'string' && parsed.data.results.length !== expected))
     throw new ModerationUnavailableError('moderation endpoint answered an unexpected body')
-  const [result] = parsed.data.results
-  if (!result?.flagged) return { flagged: false, categories: [] }
+  return parsed.data.results.slice(0, expected).map(flaggedOf)
+}
+
+const flaggedOf = (
+  result: z.infer<typeof ModerationResponse>['results'][number],
+): ModerateTextReturnType => {
+  if (!result.flagged) return { flagged: false, categories: [] }
   const categories = Object.entries(result.categories)
     .filter(([, value]) => value === true)
     .map(([name]) => name)
     .sort()
   return { flagged: true, categories: categories.length > 0 ? categories : ['flagged'] }
 }
+
+/**
+ * Sends one text to `POST {url}/moderations` and returns what it flagged.
+ * Throws `ModerationUnavailableError` on timeout, non-2xx, or a malformed body:
+ * the caller fails closed.
+ *
+ * @example
+ * await moderateText({ fetch }, { ...ModerationOptions.parse({ url }), input: 'hello' })
+ */
+export const moderateText = async (
+  { fetch }: { fetch: typeof globalThis.fetch },
+  { input, ...options }: ResolvedModerationOptions & { input: string },
+): Promise<ModerateTextReturnType> => (await requestModeration(fetch, options, input))[0]!
+
+/**
+ * Sends many texts in one call (`input` as an array; OpenAI answers `results`
+ * in the same order) and returns what it flagged in each, in order. Throws
+ * `ModerationUnavailableError` as `moderateText` does, and when the number of
+ * results is not the number of texts. The caller keeps the array short (see
+ * `createSafetyCheck`'s `batchSize`).
+ *
+ * @example
+ * await moderateTexts({ fetch }, { ...ModerationOptions.parse({ url }), inputs: ['hi', 'hello'] })
+ */
+export const moderateTexts = async (
+  { fetch }: { fetch: typeof globalThis.fetch },
+  { inputs, ...options }: ResolvedModerationOptions & { inputs: readonly string[] },
+): Promise<ModerateTextReturnType[]> =>
+  inputs.length === 0 ? [] : requestModeration(fetch, options, inputs)

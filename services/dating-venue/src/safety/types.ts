@@ -23,4 +23,11 @@ export type SafetyVerdict = {
   unavailable?: true
 }
 
-export type SafetyCheck = (text: string, context?: SafetyContext) => Promise<SafetyVerdict>
+export type SafetyCheck = ((text: string, context?: SafetyContext) => Promise<SafetyVerdict>) & {
+  /**
+   * Checks many texts at once: the same verdict each would get alone, in
+   * order, with the moderation calls batched. Optional: a plain function is a
+   * check too (tests replace the check with one); `checkMany` falls back.
+   */
+  many?: (texts: readonly string[], context?: SafetyContext) => Promise<SafetyVerdict[]>
+}
