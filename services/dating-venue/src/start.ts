@@ -150,6 +150,7 @@ export const startVenue = async (
     matchPool: createMatchPool({
       modelId: embedder.modelId,
       dir: config.VENUE_MATCH_POOL_DIR,
+      exactUpTo: config.VENUE_MATCH_EXACT_UP_TO,
       onWarning: (message, error) => logger.warn({ err: error }, message),
     }),
     signer: await createVenueSigner(config.VENUE_SIGNING_KEY),

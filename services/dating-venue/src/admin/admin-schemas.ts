@@ -14,6 +14,28 @@ export const BeatResult = z
     semantic: z.boolean(),
     note: z.string().optional(),
     coupleIds: z.array(z.number().int()),
+    pool: z
+      .object({
+        read: z
+          .number()
+          .int()
+          .openapi({
+            description: 'vectors read from the database this beat (newcomers to the kept index)',
+          }),
+        left: z
+          .number()
+          .int()
+          .openapi({
+            description: 'personas that left the kept index before pairing (no longer waiting)',
+          }),
+        waiting: z
+          .number()
+          .int()
+          .openapi({
+            description: 'personas in the kept index after the beat, waiting for a partner',
+          }),
+      })
+      .openapi({ description: 'the matchmaker\'s kept index (README, "The kept index")' }),
     phasesMs: z.record(z.string(), z.number()),
   })
   .openapi('BeatResult')

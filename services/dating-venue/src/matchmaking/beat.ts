@@ -19,6 +19,11 @@ export type BeatResult = {
   semantic: boolean
   note?: string
   coupleIds: number[]
+  /**
+   * The kept index: vectors read from the database this beat (newcomers),
+   * personas that left it before pairing, and how many wait after it.
+   */
+  pool: { read: number; left: number; waiting: number }
   /** Wall time of each phase, for operators and the benchmark. */
   phasesMs: Record<'admit' | 'embed' | 'load' | 'pair' | 'intros' | 'form' | 'notify', number>
 }
@@ -34,6 +39,7 @@ const syncPool = async (deps: VenueDeps, candidates: readonly Candidate[]) => {
   )
   deps.matchPool.remove(stale)
   if (missing.length > 0) deps.matchPool.add(await loadVectors(deps, missing))
+  return { read: missing.length, left: stale.length }
 }
 
 /**
@@ -90,23 +96,30 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
     candidates.map((c) => c.id),
   )
   const allowed = (a: number, b: number) => !excluded.has(a < b ? `${a}:${b}` : `${b}:${a}`)
-  await syncPool(deps, candidates)
-  // Taken before pairing: an approximate run takes personas out of the pool as it goes.
-  const waiting = candidates.flatMap((c) => {
-    const vector = deps.matchPool.vectorOf(c.id)
-    return vector ? [{ id: c.id, vector, prefs: c.prefs }] : []
+  const { proposed, pool } = await deps.matchPool.exclusive(async () => {
+    const synced = await syncPool(deps, candidates)
+    // Taken before pairing: an approximate run takes personas out of the pool as it goes.
+    const waiting = candidates.flatMap((c) => {
+      const vector = deps.matchPool.vectorOf(c.id)
+      return vector ? [{ id: c.id, vector, prefs: c.prefs }] : []
+    })
+    lap('load')
+    const proposed: Array<[number, number]> =
+      candidates.length < 2
+        ? []
+        : semantic
+          ? pairCandidates(waiting, {
+              allowed,
+              pool: deps.matchPool,
+              exactUpTo: deps.matchPool.options.exactUpTo,
+            })
+          : adjacentPairs(
+              candidates.map((c) => ({ id: c.id, prefs: c.prefs })),
+              { allowed },
+            )
+    settlePool(deps, waiting, proposed)
+    return { proposed, pool: { ...synced, waiting: deps.matchPool.size } }
   })
-  lap('load')
-  const proposed: Array<[number, number]> =
-    candidates.length < 2
-      ? []
-      : semantic
-        ? pairCandidates(waiting, { allowed, pool: deps.matchPool })
-        : adjacentPairs(
-            candidates.map((c) => ({ id: c.id, prefs: c.prefs })),
-            { allowed },
-          )
-  settlePool(deps, waiting, proposed)
   lap('pair')
   const withIntros = await writeIntros(deps, proposed, new Map(candidates.map((c) => [c.id, c])))
   lap('intros')
@@ -125,6 +138,7 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
     semantic,
     ...(note ? { note } : {}),
     coupleIds: made.map((couple) => couple.id),
+    pool,
     phasesMs,
   }
 }

@@ -34,6 +34,12 @@ export type HnswOptions = {
   threads?: number
   /** Insert in locality order (faster build, worse graph) instead of arrival order. */
   localInsert?: boolean
+  /**
+   * Up to this many candidates a beat pairs by exact search and does not
+   * search the graph (exact is faster there, and the reference): see
+   * `pairCandidates`. The pool is kept either way.
+   */
+  exactUpTo?: number
 }
 
 export const HNSW_DEFAULTS = {
@@ -45,6 +51,7 @@ export const HNSW_DEFAULTS = {
   exactPerK: 48,
   threads: 0,
   localInsert: false,
+  exactUpTo: 2500,
 } satisfies Required<HnswOptions>
 
 /** A pool that holds more removed nodes than live ones is rebuilt: a search walks through the removed. */
@@ -100,6 +107,12 @@ export type MatchPool = {
   /** Forgets everything (the pool refills from the stored vectors at the next beat). */
   reset(): void
   readonly options: Required<HnswOptions>
+  /**
+   * Runs `work` after every earlier call's work has settled: a beat syncs,
+   * pairs and settles the pool as one turn, even when two runs of a beat
+   * meet in one process (a test past the replica lock).
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T>
   /** Where the pool came from at start: a snapshot, or empty. */
   readonly loadedFrom: 'snapshot' | 'empty'
 }
@@ -222,6 +235,7 @@ export const createMatchPool = ({
   }
 
   const loadedFrom = loadSnapshot() ? 'snapshot' : 'empty'
+  let turn: Promise<unknown> = Promise.resolve()
 
   const pool: MatchPool = {
     modelId,
@@ -231,6 +245,11 @@ export const createMatchPool = ({
       return vectors.size
     },
     has: (id) => vectors.has(id),
+    exclusive(work) {
+      const run = turn.then(work)
+      turn = run.catch(() => {})
+      return run
+    },
     vectorOf: (id) => vectors.get(id),
     add(entries) {
       const fresh: number[] = []
