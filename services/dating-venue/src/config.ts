@@ -71,7 +71,7 @@ export const VenueConfig = z
     VENUE_BEAT_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
     /** Active courtships a persona may hold at once. */
     VENUE_MAX_COURTSHIPS: z.coerce.number().int().min(1).max(10).default(1),
-    /** Where the matchmaker saves its kept index after each beat and loads it at start; unset: rebuilt after a restart. */
+    /** Where the matchmaker saves its kept index after each beat and loads it at start; by default `<DATA_DIR>/match-pool`, none with an in-memory DATA_DIR. */
     VENUE_MATCH_POOL_DIR: z.string().min(1).optional(),
     /** Up to this many candidates the beat pairs by exact search; above it over the kept HNSW index. */
     VENUE_MATCH_EXACT_UP_TO: z.coerce.number().int().min(0).max(1_000_000).default(2500),

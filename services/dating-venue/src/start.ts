@@ -73,6 +73,11 @@ const contactKey = (config: VenueConfig, logger: Logger) => {
   return key
 }
 
+/** The kept index's snapshot directory: beside the data unless the data is in memory. */
+const matchPoolDir = (config: VenueConfig) =>
+  config.VENUE_MATCH_POOL_DIR ??
+  (config.DATA_DIR.startsWith('memory://') ? undefined : join(config.DATA_DIR, 'match-pool'))
+
 /** Opens the database, builds payments, safety, settings and the gate, and starts the server. */
 export const startVenue = async (
   config: VenueConfig,
@@ -149,7 +154,7 @@ export const startVenue = async (
     embedder,
     matchPool: createMatchPool({
       modelId: embedder.modelId,
-      dir: config.VENUE_MATCH_POOL_DIR,
+      dir: matchPoolDir(config),
       exactUpTo: config.VENUE_MATCH_EXACT_UP_TO,
       onWarning: (message, error) => logger.warn({ err: error }, message),
     }),

@@ -1,0 +1,216 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync, truncateSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { postJson, seededRandom } from '@agents/service-kit'
+import { testBackends } from '@agents/service-kit/db'
+import { afterAll, describe, expect, it } from 'vitest'
+import { type FakeEmbeddings, startFakeEmbeddings } from '../fake-embeddings.ts'
+import type { Venue } from '../start.ts'
+import { createAgent, createOwner } from '../test-helpers.ts'
+import {
+  startTestVenue,
+  TEST_ADMIN_TOKEN,
+  TEST_DATABASE_URL,
+  VENUE_TEST_DATABASE,
+} from '../testing.ts'
+
+// The kept index through HTTP: a venue whose beats pair over the index at any size
+// (VENUE_MATCH_EXACT_UP_TO=0), personas admitted through the API, beats run by the operator.
+const backends = testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE)
+const DIM = 32
+const FIRST = 31
+const LATER = 9
+
+/** Unit vectors around four directions, seeded: no two similarities tie. */
+const vectors = (() => {
+  const random = seededRandom(20_261_127)
+  return Array.from({ length: FIRST + LATER }, (_, n) => {
+    const vector = Array.from({ length: DIM }, () => random() - 0.5)
+    vector[n % 4] = (vector[n % 4] ?? 0) + 2
+    const norm = Math.hypot(...vector)
+    return vector.map((value) => value / norm)
+  })
+})()
+const heartOf = (n: number) => `kept index heart number ${n}, who likes long walks`
+
+type Scenario = {
+  venue: Venue
+  fake: FakeEmbeddings
+  dir: string
+  /** Persona id by scenario index. */
+  ids: number[]
+  owners: Array<{ ownerId: number }>
+  close: () => Promise<void>
+}
+
+const beat = async (venue: Venue, cycleId: string) => {
+  const answer = await postJson(
+    `${venue.url}/admin/actions/beat`,
+    { cycleId },
+    { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+  )
+  expect(answer.status, answer.text).toBe(200)
+  return answer.json as {
+    created: number
+    semantic: boolean
+    pool: { read: number; left: number; waiting: number }
+  }
+}
+
+const couplesOf = async (venue: Venue, cycleId: string) =>
+  (
+    await venue.deps.database.client.query(
+      'SELECT persona_a, persona_b FROM couples WHERE cycle_id = $1 ORDER BY persona_a',
+      [cycleId],
+    )
+  ).rows.map((row) => [
+    (row as { persona_a: number }).persona_a,
+    (row as { persona_b: number }).persona_b,
+  ])
+
+describe.each(backends)('the kept index on $name', ({ open }) => {
+  const cleanups: Array<() => Promise<void>> = []
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup()
+  })
+
+  // On PGlite the database lives in the scenario's directory, so a restart finds it again.
+  const startVenue = (url: string | undefined, fake: FakeEmbeddings, dir: string) =>
+    startTestVenue({
+      databaseUrl: url,
+      embeddings: fake,
+      env: {
+        VENUE_MATCH_EXACT_UP_TO: '0',
+        VENUE_MATCH_POOL_DIR: join(dir, 'pool'),
+        ...(url ? {} : { DATA_DIR: join(dir, 'db') }),
+      },
+    })
+
+  /** A venue, personas 0..count-1 each with an owner, admitted through the API. */
+  const scenario = async (): Promise<Scenario & { url: string | undefined }> => {
+    const database = await open()
+    const fake = await startFakeEmbeddings({ dimension: DIM })
+    const dir = mkdtempSync(join(tmpdir(), 'match-pool-'))
+    const venue = await startVenue(database.url, fake, dir)
+    for (let n = 0; n < vectors.length; n++) fake.pin(heartOf(n), vectors[n]!)
+    const state: Scenario & { url: string | undefined } = {
+      venue,
+      fake,
+      dir,
+      ids: [],
+      owners: [],
+      url: database.url,
+      close: async () => {
+        await state.venue.close()
+        await fake.close()
+        await database.drop()
+        rmSync(dir, { recursive: true, force: true })
+      },
+    }
+    cleanups.push(() => state.close())
+    return state
+  }
+
+  const admit = async (state: Scenario, from: number, to: number) => {
+    for (let n = from; n < to; n++) {
+      const owner = await createOwner(state.venue)
+      const agent = await createAgent(state.venue, {
+        ownerCredential: owner.credential,
+        ownerId: owner.ownerId,
+      })
+      const answer = await postJson(
+        `${state.venue.url}/api/personas`,
+        {
+          handle: `kept-${n}`,
+          model: 'm',
+          persona_age: '18+',
+          heart: heartOf(n),
+          ownerId: owner.ownerId,
+        },
+        { authorization: `Bearer ${agent.credential}` },
+      )
+      expect(answer.status, answer.text).toBe(200)
+      expect(answer.json.admitted).toBe(true)
+      state.ids[n] = answer.json.personaId as number
+      state.owners[n] = owner
+    }
+  }
+
+  /** The same history on a fresh venue: 31 personas, a beat, 9 more. */
+  const history = async () => {
+    const state = await scenario()
+    await admit(state, 0, FIRST)
+    const first = await beat(state.venue, 'kept-1')
+    expect(first.semantic).toBe(true)
+    expect(first.created).toBe(15)
+    // Everyone came from the database; the odd one out waits in the index.
+    expect(first.pool).toEqual({ read: FIRST, left: 0, waiting: 1 })
+    await admit(state, FIRST, FIRST + LATER)
+    return state
+  }
+
+  it('keeps the index between beats, reads only newcomers, and a restart, a damaged snapshot or a rebuild pair alike', async () => {
+    const [kept, restarted, damaged, rebuilt] = await Promise.all([
+      history(),
+      history(),
+      history(),
+      history(),
+    ])
+    const snapshot = readdirSync(join(restarted.dir, 'pool')).sort()
+    expect(snapshot).toEqual(['match-pool.json', 'match-pool.usearch', 'match-pool.vectors'])
+
+    // Restart on the snapshot: the waiting persona comes from disk, not the database.
+    await restarted.venue.close()
+    restarted.venue = await startVenue(restarted.url, restarted.fake, restarted.dir)
+    expect(restarted.venue.deps.matchPool.loadedFrom).toBe('snapshot')
+    expect(restarted.venue.deps.matchPool.size).toBe(1)
+
+    // A snapshot that cannot be trusted is dropped: the index refills from the stored vectors.
+    await damaged.venue.close()
+    truncateSync(join(damaged.dir, 'pool', 'match-pool.vectors'), 100)
+    damaged.venue = await startVenue(damaged.url, damaged.fake, damaged.dir)
+    expect(damaged.venue.deps.matchPool.loadedFrom).toBe('empty')
+    expect(readdirSync(join(damaged.dir, 'pool'))).toEqual([])
+
+    // A rebuild in place: forgotten, refilled from the database at the next beat.
+    rebuilt.venue.deps.matchPool.reset()
+
+    const second = await Promise.all(
+      [kept, restarted, damaged, rebuilt].map((state) => beat(state.venue, 'kept-2')),
+    )
+    expect(second.map((result) => result.pool.read)).toEqual([LATER, LATER, LATER + 1, LATER + 1])
+    const pairs = await Promise.all(
+      [kept, restarted, damaged, rebuilt].map((state) => couplesOf(state.venue, 'kept-2')),
+    )
+    expect(pairs[0]!.length).toBe(5)
+    for (const other of pairs.slice(1)) expect(other).toEqual(pairs[0])
+    expect(second[0]!.pool.waiting).toBe(0)
+  }, 120_000)
+
+  it('erasing an owner takes its persona out of the index and its snapshot off disk at once', async () => {
+    const state = await scenario()
+    await admit(state, 0, FIRST)
+    await beat(state.venue, 'erase-1')
+    const pool = state.venue.deps.matchPool
+    const waiting = state.ids.findIndex((id) => pool.has(id))
+    expect(waiting).toBeGreaterThanOrEqual(0)
+    expect(pool.vectorOf(state.ids[waiting]!)).toBeDefined()
+    expect(existsSync(join(state.dir, 'pool', 'match-pool.vectors'))).toBe(true)
+
+    const erased = await fetch(`${state.venue.url}/api/owners/${state.owners[waiting]!.ownerId}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+    })
+    expect(erased.status).toBe(200)
+    expect(pool.has(state.ids[waiting]!)).toBe(false)
+    expect(pool.vectorOf(state.ids[waiting]!)).toBeUndefined()
+    expect(pool.size).toBe(0)
+    expect(readdirSync(join(state.dir, 'pool'))).toEqual([])
+
+    // The next beat finds nobody to read back for it.
+    await admit(state, FIRST, FIRST + 2)
+    const next = await beat(state.venue, 'erase-2')
+    expect(next.pool).toEqual({ read: 2, left: 0, waiting: 0 })
+    expect(next.created).toBe(1)
+  }, 60_000)
+})
