@@ -60,14 +60,22 @@ const SPARSE_RATIO = 1
 /** Up to this many personas (under a second to build), erasing one rebuilds the graph at once. */
 const ERASE_REBUILD_UP_TO = 10_000
 
-const SNAPSHOT_VERSION = 1
+const SNAPSHOT_VERSION = 2
 
-type Manifest = { version: number; modelId: string; dimensions: number; count: number }
+type Manifest = {
+  version: number
+  modelId: string
+  dimensions: number
+  count: number
+  /** Whether the graph was built (and saved beside the vectors). */
+  graph: boolean
+}
 
 /**
  * The matchmaker's kept index: every persona waiting for a partner (admitted,
- * a courtship seat free, a vector of the current model), with its vector, in
- * an HNSW graph that lives between beats. A beat brings it in line with the
+ * a courtship seat free, a vector of the current model), with its vector, and
+ * an HNSW graph of them that lives between beats (built the first time a beat
+ * searches it, i.e. once the venue is past `exactUpTo`). A beat brings it in line with the
  * database (`sync`: newcomers in, personas no longer waiting out), pairs
  * over it, and takes the paired out; only what changed is inserted or
  * removed. With `dir` the pool is saved after each beat and loaded at start,
@@ -154,7 +162,7 @@ export const createMatchPool = ({
       multi: false,
     })
 
-  /** Inserts in locality order: neighbours end up close in memory, which halves a search's cache misses. */
+  /** Inserts into the graph (in arrival order unless `localInsert`). */
   const insert = (ids: readonly number[]) => {
     if (ids.length === 0) return
     index ??= newIndex()
@@ -175,11 +183,18 @@ export const createMatchPool = ({
     index.add(sortedKeys, sorted, options.threads)
   }
 
+  // The graph is built the first time a search needs it (a venue past `exactUpTo`), then kept
+  // and changed in place; below that the pool is only the vectors, and a small beat pays no
+  // insertions.
   const rebuild = () => {
     index = undefined
     removed = 0
     erased = false
     insert([...vectors.keys()])
+  }
+  const graph = () => {
+    if (!index) rebuild()
+    return index!
   }
 
   const snapshotPaths = dir
@@ -217,7 +232,7 @@ export const createMatchPool = ({
       const matrix = new Float32Array(buffer, count * 8, count * d)
       dimensions = d
       for (let i = 0; i < count; i++) vectors.set(ids[i]!, matrix.slice(i * d, (i + 1) * d))
-      if (count === 0) return true
+      if (count === 0 || !manifest.graph) return true
       index = newIndex()
       index.load(snapshotPaths.index)
       const held = index.contains(keyArray([...ids]))
@@ -263,7 +278,7 @@ export const createMatchPool = ({
         vectors.set(id, vector)
         fresh.push(id)
       }
-      insert(fresh)
+      if (index) insert(fresh)
     },
     remove(ids) {
       const gone: number[] = []
@@ -287,7 +302,7 @@ export const createMatchPool = ({
       const keys = new Float64Array(count * width)
       const scores = new Float32Array(count * width)
       const counts = new Int32Array(count)
-      if (!index || count === 0 || vectors.size === 0) return { keys, scores, counts, width }
+      if (count === 0 || vectors.size === 0) return { keys, scores, counts, width }
       const order = localityOrder(queries, dimensions, options.threads)
       const sorted = new Float32Array(queries.length)
       for (let i = 0; i < count; i++)
@@ -296,7 +311,7 @@ export const createMatchPool = ({
           i * dimensions,
         )
       // The typings promise `Matches` for a flat array; several queries in it give `BatchMatches`.
-      const found = index.search(sorted, width, options.threads) as unknown as {
+      const found = graph().search(sorted, width, options.threads) as unknown as {
         keys: BigUint64Array
         distances: Float32Array
         counts?: BigUint64Array
@@ -314,15 +329,17 @@ export const createMatchPool = ({
       return { keys, scores, counts, width }
     },
     compact() {
-      if (erased || removed > SPARSE_RATIO * vectors.size) rebuild()
+      if (index && (erased || removed > SPARSE_RATIO * vectors.size)) rebuild()
     },
     erase(id) {
       if (pool.remove([id]) === 0) return
       // A removed node leaves searches at once, but its bytes stay in the graph until it is
       // rebuilt: a small pool is rebuilt now, a large one at the end of the next beat. The
       // snapshot on disk goes now.
-      erased = true
-      if (vectors.size <= ERASE_REBUILD_UP_TO) rebuild()
+      if (index) {
+        erased = true
+        if (vectors.size <= ERASE_REBUILD_UP_TO) rebuild()
+      }
       dropSnapshot()
     },
     save() {
@@ -347,6 +364,7 @@ export const createMatchPool = ({
         modelId,
         dimensions,
         count: ids.length,
+        graph: index !== undefined && ids.length > 0,
       }
       writeFileSync(`${snapshotPaths.manifest}.tmp`, JSON.stringify(manifest))
       renameSync(`${snapshotPaths.manifest}.tmp`, snapshotPaths.manifest)
