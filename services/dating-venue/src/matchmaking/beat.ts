@@ -90,12 +90,11 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
     note =
       'semantic matching unavailable: a persona has no vector after a retry; adjacent pairing under the filters'
   }
-  const excluded = await previousPairs(
+  const allowed = await previousPairs(
     deps,
     cycleId,
     candidates.map((c) => c.id),
   )
-  const allowed = (a: number, b: number) => !excluded.has(a < b ? `${a}:${b}` : `${b}:${a}`)
   const { proposed, pool } = await deps.matchPool.exclusive(async () => {
     const synced = await syncPool(deps, candidates)
     // Taken before pairing: an approximate run takes personas out of the pool as it goes.

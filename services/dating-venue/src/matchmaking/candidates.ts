@@ -65,19 +65,26 @@ export const loadVectors = async (deps: VenueDeps, ids: readonly number[]) => {
 }
 
 /**
- * Pairs that courted in an earlier cycle: the matchmaker does not put them
- * together again. This cycle's own couples do not count, so a run that read
+ * Whether two personas may be paired as far as history goes: pairs that
+ * courted in an earlier cycle are not put together again. This cycle's own couples do not count, so a run that read
  * its candidates before another run of the cycle formed its couples proposes
  * the same pairs, and the couples' key forms each once.
  */
-export const previousPairs = async (deps: VenueDeps, cycleId: string, ids: readonly number[]) => {
-  if (ids.length === 0) return new Set<string>()
+export const previousPairs = async (
+  deps: VenueDeps,
+  cycleId: string,
+  ids: readonly number[],
+): Promise<(lowerId: number, higherId: number) => boolean> => {
+  if (ids.length === 0) return () => true
   const result = await deps.database.db.execute(sql`
     SELECT persona_a, persona_b FROM couples
     WHERE persona_a = ANY(${pgArray(ids)}::int[]) AND cycle_id <> ${cycleId}`)
-  return new Set(
-    rowsOf<{ persona_a: number; persona_b: number }>(result).map(
-      (row) => `${row.persona_a}:${row.persona_b}`,
-    ),
-  )
+  // The pairing asks for every edge it looks at: a lookup by number, no key string per call.
+  const partners = new Map<number, Set<number>>()
+  for (const row of rowsOf<{ persona_a: number; persona_b: number }>(result)) {
+    const known = partners.get(row.persona_a)
+    if (known) known.add(row.persona_b)
+    else partners.set(row.persona_a, new Set([row.persona_b]))
+  }
+  return (lowerId, higherId) => !partners.get(lowerId)?.has(higherId)
 }
