@@ -39,6 +39,9 @@ export type NeighbourSource = {
 // 64 queries a batch 12.9 s, 4,096 a batch 20.9 s).
 const EXACT_BATCH_ENTRIES = 1 << 21
 
+/** Multiply-adds below which an exact search runs on the calling thread (about a millisecond). */
+const ONE_THREAD_UP_TO = 1 << 23
+
 const gather = (matrix: Float32Array, d: number, rows: Int32Array) => {
   const out = new Float32Array(rows.length * d)
   for (let r = 0; r < rows.length; r++) {
@@ -65,6 +68,8 @@ export const searchExact = (
   const rows = new Int32Array(queryCount * width)
   const scores = new Float32Array(queryCount * width)
   const batch = Math.max(1, Math.floor(EXACT_BATCH_ENTRIES / searched))
+  // usearch starts its threads on every call: for a millisecond of work that costs more than it saves.
+  const used = queryCount * searched * d < ONE_THREAD_UP_TO ? 1 : threads
   for (let first = 0; first < queryCount; first += batch) {
     const last = Math.min(queryCount, first + batch)
     // One query gives `Matches`, several `BatchMatches`: both lay keys out query by query, `width` each.
@@ -76,7 +81,7 @@ export const searchExact = (
       d,
       width,
       MetricKind.IP,
-      threads,
+      used,
     )
     const offset = first * width
     for (let e = 0; e < found.keys.length; e++) {
