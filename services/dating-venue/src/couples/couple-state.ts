@@ -1,3 +1,4 @@
+import { pgArray } from '@agents/service-kit/db'
 import { and, eq, inArray, or, sql } from 'drizzle-orm'
 import type { SeatExecutor } from '../admission/seats.ts'
 import { couples, courtshipSeats, events } from '../db/schema.ts'
@@ -19,51 +20,54 @@ export type CoupleState = (typeof couples.$inferSelect)['state']
  * (paired) -> `courting`: the couples a beat forms, each with a courtship
  * seat per persona, as common table expressions of the caller's statement
  * (the beat writes its couples, their opening turns and its notifications in
- * one). Reads the proposed pairs from a CTE `pair (a, b)`; defines `made (id,
- * persona_a, persona_b)`, the couples formed. A pair already formed in this
- * cycle is skipped (the couples' key: a re-run forms none twice); so is a
- * pair in which a persona has no free seat below `maxCourtships`. Each seat
- * takes its persona's lowest free slot, so a slot freed by a withdrawal is
- * taken again; the seats' key (persona, slot) refuses a second statement
- * that seats a persona in the same slot at the same time.
+ * one). Reads the proposed pairs from a CTE `pair (a, b)`, in which a persona
+ * is at most once; defines `made (id, persona_a, persona_b)`, the couples
+ * formed. A pair already formed in this cycle is skipped (the couples' key:
+ * a re-run forms none twice); so is a pair in which a persona has no free
+ * seat below `maxCourtships`. Each seat takes its persona's lowest free slot,
+ * so a slot freed by a withdrawal is taken again; the seats' key (persona,
+ * slot) refuses a second statement seating a persona in the same slot at once.
  */
 export const insertCouples = ({
   cycleId,
   semantic,
   maxCourtships,
+  personas,
 }: {
   cycleId: string
   semantic: boolean
   maxCourtships: number
+  /** Every persona of `pair`: the seats are read for these alone, through the seats' key. */
+  personas: readonly number[]
 }) => sql`
-  seat_wanted AS (
-    -- rank: the persona's 1st, 2nd... new seat, its pairs taken in (a, b) order
-    SELECT side.persona, pair.a, pair.b,
-           row_number() OVER (PARTITION BY side.persona ORDER BY pair.a, pair.b) AS rank
-    FROM pair CROSS JOIN LATERAL (VALUES (pair.a), (pair.b)) AS side(persona)),
   seat_free AS (
-    SELECT wanted.persona, slot.n AS slot,
-           row_number() OVER (PARTITION BY wanted.persona ORDER BY slot.n) AS rank
-    FROM (SELECT DISTINCT persona FROM seat_wanted) AS wanted
+    -- Each persona's lowest free slot. No CTE is joined here or in made: the
+    -- planner cannot estimate CTE rows, and a low guess nests loops over 25,000 couples.
+    SELECT DISTINCT ON (p.persona) p.persona, slot.n AS slot
+    FROM unnest(${pgArray(personas)}::int[]) AS p(persona)
     CROSS JOIN generate_series(0, ${maxCourtships}::int - 1) AS slot(n)
     WHERE NOT EXISTS (
-      SELECT 1 FROM courtship_seats s WHERE s.persona_id = wanted.persona AND s.slot = slot.n)),
-  seat_placed AS (
-    SELECT w.persona, w.a, w.b, f.slot
-    FROM seat_wanted w JOIN seat_free f ON f.persona = w.persona AND f.rank = w.rank),
+      SELECT 1 FROM courtship_seats s WHERE s.persona_id = p.persona AND s.slot = slot.n)
+    ORDER BY p.persona, slot.n),
+  seat_full AS (
+    SELECT persona_id FROM courtship_seats
+    WHERE persona_id = ANY(${pgArray(personas)}::int[])
+    GROUP BY persona_id HAVING count(*) >= ${maxCourtships}::int),
   made AS (
     INSERT INTO couples (cycle_id, persona_a, persona_b, semantic)
     SELECT ${cycleId}::text, pair.a, pair.b, ${semantic}::boolean
     FROM pair
-    JOIN seat_placed sa ON sa.persona = pair.a AND sa.a = pair.a AND sa.b = pair.b
-    JOIN seat_placed sb ON sb.persona = pair.b AND sb.a = pair.a AND sb.b = pair.b
+    WHERE pair.a NOT IN (SELECT persona_id FROM seat_full)
+      AND pair.b NOT IN (SELECT persona_id FROM seat_full)
     ORDER BY pair.a, pair.b
     ON CONFLICT (cycle_id, persona_a, persona_b) DO NOTHING
     RETURNING id, persona_a, persona_b),
   seated AS (
     INSERT INTO courtship_seats (persona_id, slot, couple_id)
-    SELECT placed.persona, placed.slot, made.id
-    FROM made JOIN seat_placed placed ON placed.a = made.persona_a AND placed.b = made.persona_b)`
+    SELECT seat.persona, seat_free.slot, seat.couple
+    FROM (SELECT persona_a AS persona, id AS couple FROM made
+          UNION ALL SELECT persona_b, id FROM made) AS seat
+    JOIN seat_free ON seat_free.persona = seat.persona)`
 
 /** States in which the personas still court (turns, consent, withdrawal). */
 export const COURTING_STATES: readonly CoupleState[] = ['courting', 'committed']

@@ -74,15 +74,18 @@ export const formCouples = async (
   pairs: ReadonlyArray<{ a: number; b: number; intro: string }>,
 ): Promise<FormedCouple[]> => {
   if (pairs.length === 0) return []
+  const personas = pairs.flatMap((pair) => [pair.a, pair.b])
+  // Pairing is a matching: one seat a persona per beat is what the seats' SQL relies on.
+  if (new Set(personas).size !== personas.length)
+    throw new Error('a persona is in two pairs of one beat')
   // One round trip for any number of couples: the rows travel as one array
   // per column, and each step reads the rows the step before it wrote.
   const result = await deps.database.db.execute(sql`
     WITH pair AS (
-      SELECT DISTINCT ON (a, b) a, b, intro
+      SELECT a, b, intro
       FROM unnest(${pgArray(pairs.map((p) => p.a))}::int[], ${pgArray(pairs.map((p) => p.b))}::int[],
-                  ${pgArray(pairs.map((p) => p.intro))}::text[]) AS t(a, b, intro)
-      ORDER BY a, b),
-    ${insertCouples({ cycleId, semantic, maxCourtships: deps.maxCourtships })},
+                  ${pgArray(pairs.map((p) => p.intro))}::text[]) AS t(a, b, intro)),
+    ${insertCouples({ cycleId, semantic, maxCourtships: deps.maxCourtships, personas })},
     opened AS (
       INSERT INTO turns (couple_id, persona_id, author, body, status)
       SELECT made.id, NULL, 'matchmaker', pair.intro, 'published'
@@ -97,7 +100,7 @@ export const formCouples = async (
     endpoint AS (
       SELECT DISTINCT ON (persona_id) persona_id, id, callback_url
       FROM agent_endpoints
-      WHERE status = 'active' AND persona_id IN (SELECT persona FROM side)
+      WHERE status = 'active' AND persona_id = ANY(${pgArray(personas)}::int[])
       ORDER BY persona_id, id DESC),
     told AS (
       SELECT side.couple, side.persona, me.handle, them.handle AS partner_handle,

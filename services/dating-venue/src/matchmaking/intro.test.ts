@@ -1,7 +1,16 @@
 import { createServer } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { SafetyCheck } from '../safety/index.ts'
 import { createSafetyCheck } from '../safety/index.ts'
-import { composeIntro, PLACEHOLDER_INTRO, quotesHeart, writeIntro } from './intro.ts'
+import {
+  chooseIntros,
+  composeIntro,
+  type IntroResult,
+  introCandidates,
+  PLACEHOLDER_INTRO,
+  quotesHeart,
+  writeIntro,
+} from './intro.ts'
 
 const safety = createSafetyCheck()
 const heartA = {
@@ -97,5 +106,84 @@ describe('the opening line', () => {
   it('quotesHeart catches a run of six words whatever the case and punctuation', () => {
     expect(quotesHeart('so: I FIX old bicycles, in my garage!', texts)).toBe(true)
     expect(quotesHeart('you both like bicycles and jazz', texts)).toBe(false)
+  })
+})
+
+describe('opening lines for many pairs at once', () => {
+  /** A check that refuses texts containing "bad" and records each batch it was asked. */
+  const recording = () => {
+    const batches: string[][] = []
+    const verdictOf = (text: string) =>
+      text.includes('bad')
+        ? { verdict: 'block' as const, reason: 'no', categories: [] }
+        : { verdict: 'allow' as const, reason: 'ok', categories: [] }
+    // A batch of one goes through the single check: recorded as a batch too.
+    const check = Object.assign(
+      async (text: string) => {
+        batches.push([text])
+        return verdictOf(text)
+      },
+      {
+        many: async (texts: readonly string[]) => {
+          batches.push([...texts])
+          return texts.map(verdictOf)
+        },
+      },
+    ) satisfies SafetyCheck
+    return { check, batches }
+  }
+  const model = (body: string): IntroResult => ({ body, source: 'model' })
+  const venue = (body: string): IntroResult => ({ body, source: 'venue' })
+
+  it('checks the first line of every pair in one batch, and a later line only where the one before was refused', async () => {
+    const { check, batches } = recording()
+    const chosen = await chooseIntros(check, [
+      [model('model one'), venue('shared line')],
+      [model('bad model two'), venue('shared line')],
+      [model('bad model three'), venue('bad venue three')],
+      [venue('shared line')],
+      [],
+    ])
+    expect(chosen).toEqual([
+      model('model one'),
+      venue('shared line'),
+      { body: PLACEHOLDER_INTRO, source: 'placeholder' },
+      venue('shared line'),
+      { body: PLACEHOLDER_INTRO, source: 'placeholder' },
+    ])
+    expect(batches).toEqual([
+      ['model one', 'bad model two', 'bad model three', 'shared line'],
+      ['bad venue three'],
+    ])
+  })
+
+  it('a plain function check (no batch form) gives the same choice', async () => {
+    const asked: string[] = []
+    const plain: SafetyCheck = async (text) => {
+      asked.push(text)
+      return text.includes('bad')
+        ? { verdict: 'block', reason: 'no', categories: [] }
+        : { verdict: 'allow', reason: 'ok', categories: [] }
+    }
+    expect(
+      await chooseIntros(plain, [[model('bad one'), venue('good one')], [venue('good one')]]),
+    ).toEqual([venue('good one'), venue('good one')])
+    expect(asked.sort()).toEqual(['bad one', 'good one'])
+  })
+
+  it('candidates: the model line first, then the composed one; a line quoting a heart is none', async () => {
+    reply = {
+      status: 200,
+      content: 'She said: I fix old bicycles in my garage and ride to the coast.',
+    }
+    const settings = { url, model: 'm', timeoutMs: 2000 }
+    const quoting = await introCandidates({ chat: settings }, [heartA, heartB], texts)
+    expect(quoting.map((candidate) => candidate.source)).toEqual(['venue'])
+    reply = { status: 200, content: 'Two riders who love jazz.' }
+    expect(await introCandidates({ chat: settings }, [heartA, heartB], texts)).toEqual([
+      model('Two riders who love jazz.'),
+      venue(composeIntro(heartA, heartB)),
+    ])
+    expect(await introCandidates({}, ['plain', 'text'], ['plain', 'text'])).toEqual([])
   })
 })
