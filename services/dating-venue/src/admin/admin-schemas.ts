@@ -16,24 +16,15 @@ export const BeatResult = z
     coupleIds: z.array(z.number().int()),
     pool: z
       .object({
-        read: z
-          .number()
-          .int()
-          .openapi({
-            description: 'vectors read from the database this beat (newcomers to the kept index)',
-          }),
-        left: z
-          .number()
-          .int()
-          .openapi({
-            description: 'personas that left the kept index before pairing (no longer waiting)',
-          }),
-        waiting: z
-          .number()
-          .int()
-          .openapi({
-            description: 'personas in the kept index after the beat, waiting for a partner',
-          }),
+        read: z.number().int().openapi({
+          description: 'vectors read from the database this beat (newcomers to the kept index)',
+        }),
+        left: z.number().int().openapi({
+          description: 'personas that left the kept index before pairing (no longer waiting)',
+        }),
+        waiting: z.number().int().openapi({
+          description: 'personas in the kept index after the beat, waiting for a partner',
+        }),
       })
       .openapi({ description: 'the matchmaker\'s kept index (README, "The kept index")' }),
     phasesMs: z.record(z.string(), z.number()),
