@@ -1,0 +1,94 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { seededRandom } from '@agents/service-kit'
+import { afterEach, expect, test } from 'vitest'
+import { createMatchPool } from './match-pool.ts'
+
+const DIM = 16
+const personas = (count: number, seed: number) => {
+  const random = seededRandom(seed)
+  return Array.from({ length: count }, (_, i) => {
+    const vector = Float32Array.from({ length: DIM }, () => random() - 0.5)
+    const norm = Math.hypot(...vector)
+    return { id: 1000 + i, vector: vector.map((value) => value / norm) }
+  })
+}
+const dirs: string[] = []
+const freshDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'match-pool-unit-'))
+  dirs.push(dir)
+  return dir
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+
+test('behavior: a snapshot is loaded whole by the same model, and dropped for another', () => {
+  const dir = freshDir()
+  const pool = createMatchPool({ modelId: 'model-a', dir })
+  const entries = personas(40, 1)
+  pool.add(entries)
+  pool.search(entries[0]!.vector, 5) // builds the graph, so it is saved too
+  pool.save()
+  expect(readdirSync(dir).sort()).toEqual([
+    'match-pool.json',
+    'match-pool.usearch',
+    'match-pool.vectors',
+  ])
+
+  const again = createMatchPool({ modelId: 'model-a', dir })
+  expect(again.loadedFrom).toBe('snapshot')
+  expect(again.size).toBe(40)
+  expect(Array.from(again.vectorOf(1000)!)).toEqual(Array.from(entries[0]!.vector))
+  expect(again.search(entries[3]!.vector, 1).keys[0]).toBe(1003)
+
+  const warnings: string[] = []
+  const other = createMatchPool({ modelId: 'model-b', dir, onWarning: (m) => warnings.push(m) })
+  expect(other.loadedFrom).toBe('empty')
+  expect(other.size).toBe(0)
+  expect(warnings).toEqual([
+    'match pool snapshot dropped; the pool refills from the stored vectors',
+  ])
+  expect(readdirSync(dir)).toEqual([])
+})
+
+test('behavior: removed personas are never found again, also after the graph is rebuilt', () => {
+  const pool = createMatchPool({ modelId: 'm' })
+  const entries = personas(200, 2)
+  pool.add(entries)
+  const before = pool.search(entries[0]!.vector, 3)
+  expect(before.keys[0]).toBe(1000)
+  const gone = entries.slice(0, 150).map((entry) => entry.id)
+  expect(pool.remove(gone)).toBe(150)
+  expect(pool.remove(gone)).toBe(0)
+  for (const round of ['removed', 'rebuilt']) {
+    if (round === 'rebuilt') pool.compact()
+    const found = pool.search(entries[0]!.vector, 60)
+    const ids = Array.from(found.keys.subarray(0, found.counts[0]!))
+    expect(ids.length, round).toBe(50)
+    expect(
+      ids.every((id) => id >= 1150),
+      round,
+    ).toBe(true)
+  }
+  expect(pool.diff([1000, 1150, 1199, 5000])).toEqual({
+    stale: entries.slice(151, 199).map((entry) => entry.id),
+    missing: [1000, 5000],
+  })
+})
+
+test('behavior: erasing takes the vector out and drops the snapshot; a persona not in the pool changes nothing', () => {
+  const dir = freshDir()
+  const pool = createMatchPool({ modelId: 'm', dir })
+  pool.add(personas(10, 3))
+  pool.save()
+  pool.erase(4242)
+  // No beat searched it: the vectors alone are saved, no graph.
+  expect(readdirSync(dir).sort()).toEqual(['match-pool.json', 'match-pool.vectors'])
+  pool.erase(1004)
+  expect(pool.has(1004)).toBe(false)
+  expect(pool.vectorOf(1004)).toBeUndefined()
+  expect(readdirSync(dir)).toEqual([])
+  expect(pool.size).toBe(9)
+})
