@@ -137,8 +137,6 @@ export const formCouples = async (
 export const notifyCouples = async (
   deps: VenueDeps,
   couples: ReadonlyArray<Pick<FormedCouple, 'id' | 'callbacks'>>,
-  // Unused: the handles come with each couple. Kept while beat.ts still passes them.
-  _handles?: ReadonlyMap<number, string>,
 ) => {
   const jobs = couples.flatMap((couple) =>
     couple.callbacks.map(

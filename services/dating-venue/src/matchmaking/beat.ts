@@ -124,8 +124,7 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
   lap('intros')
   const made = await formCouples(deps, cycleId, semantic, withIntros)
   lap('form')
-  const handles = new Map(candidates.map((c) => [c.id, c.handle]))
-  await notifyCouples(deps, made, handles).catch((error: unknown) =>
+  await notifyCouples(deps, made).catch((error: unknown) =>
     deps.logger.error({ err: error }, 'notifying couples failed'),
   )
   lap('notify')
