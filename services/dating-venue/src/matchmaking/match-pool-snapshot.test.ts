@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { seededRandom } from '@agents/service-kit'
@@ -91,4 +91,15 @@ test('behavior: erasing takes the vector out and drops the snapshot; a persona n
   expect(pool.vectorOf(1004)).toBeUndefined()
   expect(readdirSync(dir)).toEqual([])
   expect(pool.size).toBe(9)
+})
+
+test('behavior: a snapshot that cannot be written is a warning, not a failed beat', () => {
+  const blocked = join(freshDir(), 'not-a-directory')
+  writeFileSync(blocked, 'a file where the directory should be')
+  const warnings: string[] = []
+  const pool = createMatchPool({ modelId: 'm', dir: blocked, onWarning: (m) => warnings.push(m) })
+  pool.add(personas(5, 4))
+  expect(() => pool.save()).not.toThrow()
+  expect(warnings).toEqual(['match pool snapshot not written; a restart rebuilds the pool'])
+  expect(pool.size).toBe(5)
 })

@@ -268,6 +268,33 @@ export const createMatchPool = ({
   const loadedFrom = loadSnapshot() ? 'snapshot' : 'empty'
   let turn: Promise<unknown> = Promise.resolve()
 
+  const writeSnapshot = () => {
+    if (!snapshotPaths || !dir) return
+    mkdirSync(dir, { recursive: true })
+    const ids = [...vectors.keys()]
+    const buffer = new ArrayBuffer(ids.length * 8 + ids.length * dimensions * 4)
+    new Float64Array(buffer, 0, ids.length).set(ids)
+    const matrix = new Float32Array(buffer, ids.length * 8, ids.length * dimensions)
+    for (let i = 0; i < ids.length; i++) matrix.set(vectors.get(ids[i]!)!, i * dimensions)
+    // Manifest last, each file through a rename: a crash leaves the old snapshot or a mismatch, never a mix that loads.
+    rmSync(snapshotPaths.manifest, { force: true })
+    writeFileSync(`${snapshotPaths.vectors}.tmp`, new Uint8Array(buffer))
+    renameSync(`${snapshotPaths.vectors}.tmp`, snapshotPaths.vectors)
+    if (index && ids.length > 0) {
+      index.save(`${snapshotPaths.index}.tmp`)
+      renameSync(`${snapshotPaths.index}.tmp`, snapshotPaths.index)
+    } else rmSync(snapshotPaths.index, { force: true })
+    const manifest: Manifest = {
+      version: SNAPSHOT_VERSION,
+      modelId,
+      dimensions,
+      count: ids.length,
+      graph: index !== undefined && ids.length > 0,
+    }
+    writeFileSync(`${snapshotPaths.manifest}.tmp`, JSON.stringify(manifest))
+    renameSync(`${snapshotPaths.manifest}.tmp`, snapshotPaths.manifest)
+  }
+
   const pool: MatchPool = {
     modelId,
     options,
@@ -359,31 +386,16 @@ export const createMatchPool = ({
       dropSnapshot()
     },
     save() {
-      if (!snapshotPaths || !dir) return
-      mkdirSync(dir, { recursive: true })
       pool.compact()
-      const ids = [...vectors.keys()]
-      const buffer = new ArrayBuffer(ids.length * 8 + ids.length * dimensions * 4)
-      new Float64Array(buffer, 0, ids.length).set(ids)
-      const matrix = new Float32Array(buffer, ids.length * 8, ids.length * dimensions)
-      for (let i = 0; i < ids.length; i++) matrix.set(vectors.get(ids[i]!)!, i * dimensions)
-      // Manifest last, each file through a rename: a crash leaves the old snapshot or a mismatch, never a mix that loads.
-      rmSync(snapshotPaths.manifest, { force: true })
-      writeFileSync(`${snapshotPaths.vectors}.tmp`, new Uint8Array(buffer))
-      renameSync(`${snapshotPaths.vectors}.tmp`, snapshotPaths.vectors)
-      if (index && ids.length > 0) {
-        index.save(`${snapshotPaths.index}.tmp`)
-        renameSync(`${snapshotPaths.index}.tmp`, snapshotPaths.index)
-      } else rmSync(snapshotPaths.index, { force: true })
-      const manifest: Manifest = {
-        version: SNAPSHOT_VERSION,
-        modelId,
-        dimensions,
-        count: ids.length,
-        graph: index !== undefined && ids.length > 0,
+      // A snapshot only saves a rebuild: failing to write one must not fail the beat.
+      try {
+        writeSnapshot()
+      } catch (error) {
+        onWarning?.('match pool snapshot not written; a restart rebuilds the pool', error)
+        try {
+          dropSnapshot()
+        } catch {}
       }
-      writeFileSync(`${snapshotPaths.manifest}.tmp`, JSON.stringify(manifest))
-      renameSync(`${snapshotPaths.manifest}.tmp`, snapshotPaths.manifest)
     },
     reset() {
       vectors.clear()
