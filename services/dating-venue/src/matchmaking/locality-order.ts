@@ -16,7 +16,7 @@ const BATCH = 8192
  * built in this order took 22 s instead of 47 s and searching every
  * persona 27 s instead of 89 s; but a graph built wholly in this order
  * links distant regions poorly (recall@11 0.82 against 0.91), so a build
- * puts only its last 80 % in this order (`localInsert`), and queries all.
+ * puts only its last half in this order (`localInsert`), and queries all.
  * Costs about n × 128 × d multiply-adds (0.7 s at 200,000).
  */
 export const localityOrder = (matrix: Float32Array, d: number, threads: number): Int32Array => {
