@@ -111,6 +111,10 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
               allowed,
               pool: deps.matchPool,
               exactUpTo: deps.matchPool.options.exactUpTo,
+              onStats: (stats) => {
+                if (stats.conflicts > 0)
+                  deps.logger.warn(stats, 'pairing named a persona twice; the later pairs dropped')
+              },
             })
           : adjacentPairs(
               candidates.map((c) => ({ id: c.id, prefs: c.prefs })),

@@ -9,6 +9,8 @@ export type PairingStats = {
   phases: number
   /** Personas re-queried, summed over phases. */
   requeried: number
+  /** Pairs dropped because a persona was already paired (an inconsistency; 0 expected). */
+  conflicts: number
   pairs: number
 }
 
@@ -57,7 +59,7 @@ export const matchMutualBest = (
   packed: PackedCandidates,
   source: NeighbourSource,
   { k }: { k: number },
-): { pairs: [number, number][]; phases: number; requeried: number } => {
+): { pairs: [number, number][]; phases: number; requeried: number; conflicts: number } => {
   const { count, ids } = packed
   const status = new Uint8Array(count)
   const waitedAt = new Int32Array(count)
@@ -193,12 +195,26 @@ export const matchMutualBest = (
     order = Int32Array.from(remainder)
   }
 
+  // A persona is in one pair at most, whatever the lists said: at 200,000 personas a run over
+  // a graph built on every core once named a persona twice (not reproduced at 50,000). The
+  // first pair formed stands; a later one naming a paired persona is dropped and counted, and
+  // its other persona waits for the next beat.
   const pairs: [number, number][] = []
+  const used = new Uint8Array(count)
+  let conflicts = 0
   for (let p = 0; p < paired.length; p += 2) {
-    const a = ids[paired[p]!]!
-    const b = ids[paired[p + 1]!]!
+    const x = paired[p]!
+    const y = paired[p + 1]!
+    if (used[x] || used[y]) {
+      conflicts++
+      continue
+    }
+    used[x] = 1
+    used[y] = 1
+    const a = ids[x]!
+    const b = ids[y]!
     pairs.push(a < b ? [a, b] : [b, a])
   }
   pairs.sort((p, q) => p[0] - q[0])
-  return { pairs, phases, requeried }
+  return { pairs, phases, requeried, conflicts }
 }
