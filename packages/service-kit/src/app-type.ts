@@ -12,6 +12,8 @@ export type AppVariables = {
   client?: Client
   /** Counts more of a limit for this client (set by `limitRequests`). */
   takeLimit?: TakeLimit
+  /** The nonce of an HTML answer's inline script (set by `pageNonce`, named by its CSP). */
+  pageNonce?: string
 }
 
 /** No variables of a service's own: the default, an app of service-kit's variables only. */

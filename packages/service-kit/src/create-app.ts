@@ -5,6 +5,8 @@ import { HTTPException } from 'hono/http-exception'
 import { methodNotAllowed } from 'hono/method-not-allowed'
 import type { App, AppEnv, NoVariables } from './app-type.ts'
 import { ApiError, errorBody } from './errors.ts'
+import { limitJsonDepth, MAX_JSON_DEPTH } from './http/json-depth.ts'
+import { secureAnswers } from './http/secure-headers.ts'
 import {
   type LimitRequestsParameters,
   limitRequests,
@@ -29,6 +31,8 @@ export type CreateAppParameters = {
   description?: string
   /** Largest request body accepted, in bytes; larger bodies get 413. */
   maxBodyBytes?: number
+  /** Deepest nesting of a JSON body (arrays and objects); deeper bodies get 400 before any route. */
+  maxJsonDepth?: number
   /** Message of the 404 body (the venue says "no such room"). */
   notFoundMessage?: string
   /** Message of a 400 for a body that fails its schema; routes may pass their own hook. */
@@ -50,8 +54,9 @@ export type CreateAppParameters = {
 const MALFORMED_JSON = 'Malformed JSON in request body'
 
 /**
- * The Hono app every service starts from: JSON errors in the shape DESIGN.md
- * fixes, request logging, body limit, 404/405, `GET /health` and
+ * The Hono app every service starts from: JSON errors in one shape,
+ * security headers on every answer, request logging, body size and JSON
+ * depth limits, 404/405, `GET /health` and
  * `GET /openapi.json` built from the routes registered with `app.openapi`.
  *
  * @example
@@ -64,6 +69,7 @@ export const createApp = <variables extends object = NoVariables>({
   logger,
   description,
   maxBodyBytes = 64 * 1024,
+  maxJsonDepth = MAX_JSON_DEPTH,
   notFoundMessage = 'not found',
   validationMessage = 'invalid request',
   health,
@@ -83,6 +89,8 @@ export const createApp = <variables extends object = NoVariables>({
     },
   })
 
+  // Outermost: every answer gets the headers, errors and 404s included.
+  app.use(secureAnswers())
   app.use(async function logRequest(c, next) {
     const started = performance.now()
     c.set('logger', logger)
@@ -138,6 +146,7 @@ export const createApp = <variables extends object = NoVariables>({
     }
     return streamingLimit(c, next)
   })
+  app.use(limitJsonDepth(maxJsonDepth))
 
   app.notFound((c) => c.json(errorBody(notFoundMessage), 404))
   app.onError((error, c) => {

@@ -1,9 +1,11 @@
 export {
+  BaseUrl,
   CommaList,
   ConfigError,
   LogLevel,
   loadConfig,
   Port,
+  refineBaseUrl,
   serviceConfigShape,
 } from './config.ts'
 export {
@@ -28,8 +30,16 @@ export {
 export { clientGroup } from './http/client-group.ts'
 export { escapeHtml } from './http/escape-html.ts'
 export { isJsonMediaType } from './http/is-json-media-type.ts'
+export {
+  jsonDepthExceeds,
+  limitJsonDepth,
+  MAX_JSON_DEPTH,
+  parseBoundedJson,
+  tooDeepMessage,
+} from './http/json-depth.ts'
 export { normalizeIp } from './http/normalize-ip.ts'
 export { readJsonBody } from './http/read-json-body.ts'
+export { pageNonce, SECURITY_HEADERS, secureAnswers } from './http/secure-headers.ts'
 export { type JsonRouteInput, type JsonRouteOptions, jsonRoute } from './json-route.ts'
 export {
   type BudgetPolicies,

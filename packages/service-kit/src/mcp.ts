@@ -195,15 +195,16 @@ export const mountMcp = <variables extends object>(
     let request = c.req.raw
     let parsedBody: unknown
     let counted: LimitDecision | undefined
+    // Read once here (the app's depth check has already read it: the raw
+    // stream is spent) to count each message; the transport gets the parsed
+    // body, or the text again when it is not JSON (it answers that itself).
+    const text = await c.req.text()
+    try {
+      parsedBody = JSON.parse(text)
+    } catch {
+      request = new Request(c.req.url, { method: 'POST', headers: c.req.raw.headers, body: text })
+    }
     if (limits && takeLimit) {
-      // Read once here to count each message; the transport gets the parsed
-      // body, or the text again when it is not JSON (it answers that itself).
-      const text = await c.req.text()
-      try {
-        parsedBody = JSON.parse(text)
-      } catch {
-        request = new Request(c.req.url, { method: 'POST', headers: c.req.raw.headers, body: text })
-      }
       for (const message of Array.isArray(parsedBody) ? parsedBody : [parsedBody]) {
         counted = await takeLimit(limitOfMessage(message, byName, limits.other))
         if (!counted.allowed) return tooManyRequestsResponse(counted)

@@ -2,7 +2,9 @@ import { createServer, type RequestListener } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { serve as serveNode } from '@hono/node-server'
 import type { App, NoVariables } from './app-type.ts'
+import { SECURITY_HEADERS } from './http/secure-headers.ts'
 import type { Logger } from './logger.ts'
+import { sanitizeError } from './sanitize-error.ts'
 
 export type ServeParameters = {
   port: number
@@ -23,6 +25,36 @@ export type ServeParameters = {
    */
   wrapListener?: (app: RequestListener) => RequestListener
 }
+
+const INTERNAL_ERROR = JSON.stringify({ error: 'internal' })
+
+/**
+ * The last error boundary, around the node:http listener itself: the app
+ * answers its own errors (`onError`), but a listener in front of it (the
+ * launch router's hot path) or @hono/node-server's own code that throws
+ * would otherwise end the process. The request gets 500 `internal` (with
+ * the headers every answer carries) and the server keeps serving.
+ */
+const guardListener =
+  (listener: RequestListener, logger: Logger): RequestListener =>
+  (incoming, outgoing) => {
+    try {
+      listener(incoming, outgoing)
+    } catch (error) {
+      logger.error(
+        { err: sanitizeError(error), method: incoming.method, path: incoming.url },
+        'unhandled error',
+      )
+      if (outgoing.headersSent) return void outgoing.destroy()
+      outgoing
+        .writeHead(500, {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(INTERNAL_ERROR),
+          ...SECURITY_HEADERS,
+        })
+        .end(INTERNAL_ERROR)
+    }
+  }
 
 export type RunningServer<variables extends object = NoVariables> = {
   url: string
@@ -50,12 +82,15 @@ export const serve = <variables extends object = NoVariables>(
   }: ServeParameters,
 ): Promise<RunningServer<variables>> =>
   new Promise((resolve) => {
-    const wrapped = wrapListener && {
+    const guarded = {
       createServer: ((options: object, listener: RequestListener) =>
-        createServer(options, wrapListener(listener))) as typeof createServer,
+        createServer(
+          options,
+          guardListener(wrapListener ? wrapListener(listener) : listener, logger),
+        )) as typeof createServer,
     }
     const server = serveNode(
-      { fetch: app.fetch, port, hostname: host, ...wrapped },
+      { fetch: app.fetch, port, hostname: host, ...guarded },
       (info: AddressInfo) => {
         const shownHost = host.includes(':') ? `[${host}]` : host
         const url = `http://${shownHost}:${info.port}`
@@ -94,6 +129,12 @@ export const serve = <variables extends object = NoVariables>(
           }
           process.once('SIGTERM', onSignal)
           process.once('SIGINT', onSignal)
+          // A promise some request left behind that failed unobserved is a
+          // bug to log, not a reason to drop every other request in flight
+          // (Node's default ends the process).
+          process.on('unhandledRejection', (reason) =>
+            logger.error({ err: sanitizeError(reason) }, 'unhandled rejection'),
+          )
         }
         resolve({ url, port: info.port, close, app })
       },

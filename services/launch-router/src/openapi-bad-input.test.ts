@@ -1,5 +1,6 @@
-import { walkBadInput } from '@agents/service-kit/bad-input'
+import { walkBadInput, walkDeepInput } from '@agents/service-kit/bad-input'
 import { expect, it } from 'vitest'
+import { readConfig } from './config.ts'
 import { CREATOR, useTestRouter } from './testing.ts'
 
 const router = useTestRouter()
@@ -19,3 +20,13 @@ it('U+0000 in any string and integers outside int4 never get a 5xx, and errors a
   expect(failures).toEqual([])
   expect(baseStatuses['POST /api/v1/get_sign_payload [no credential]']).toBe(200)
 }, 60_000)
+
+it('JSON nested 10,000 and 100,000 levels deep is refused with 400 on every route and MCP tool, large bodies get no 5xx, and the process keeps serving', async () => {
+  const { targets, failures } = await walkDeepInput({
+    baseUrl: router.server.url,
+    maxBodyBytes: readConfig({}).MAX_BODY_BYTES,
+    samples: { name: 'Walker', symbol: 'WLK', chainId: 56, pad: 'flap', creator: CREATOR },
+  })
+  expect(targets).toEqual(expect.arrayContaining(['POST /api/v1/draft_intent', 'MCP draft_intent']))
+  expect(failures).toEqual([])
+}, 120_000)

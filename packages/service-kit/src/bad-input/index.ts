@@ -14,3 +14,8 @@ export {
   type WalkBadInputReturnType,
   walkBadInput,
 } from './walk-bad-input.ts'
+export {
+  type WalkDeepInputParameters,
+  type WalkDeepInputReturnType,
+  walkDeepInput,
+} from './walk-deep-input.ts'

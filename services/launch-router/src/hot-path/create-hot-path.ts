@@ -3,12 +3,15 @@ import {
   clientGroup,
   type ForwardedTrust,
   isJsonMediaType,
+  jsonDepthExceeds,
   type LimitDecision,
   type Limits,
   type Logger,
   limitHeaders,
+  MAX_JSON_DEPTH,
   type Metrics,
   requestAddress,
+  SECURITY_HEADERS,
   tooManyRequestsResponse,
 } from '@agents/service-kit'
 import { classifyRoute } from '../limits/classify-route.ts'
@@ -24,6 +27,8 @@ export type CreateHotPathParameters = {
   deps: AnswerOperationDeps
   logger: Logger
   maxBodyBytes: number
+  /** The app's JSON depth limit: a deeper body goes to the app, which refuses it. */
+  maxJsonDepth?: number
   limits?: { limits: Limits<RouterLimitName>; trustForwardedFor: ForwardedTrust } | undefined
   metrics?: Metrics | undefined
 }
@@ -43,7 +48,15 @@ const clientKey = (incoming: IncomingMessage, trust: ForwardedTrust) => {
   return `ip:${clientGroup(address ?? 'unknown')}`
 }
 
-const JSON_HEADERS = ['content-type', 'application/json']
+const JSON_HEADERS = { 'content-type': 'application/json', ...SECURITY_HEADERS }
+
+/** Header lines as the app writes them: set on its Headers, so lower case, in name order. */
+const headerLines = (headers: Record<string, string>) =>
+  Object.entries(headers)
+    .map(([name, value]) => [name.toLowerCase(), value] as const)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .flat()
+const INTERNAL_ERROR = JSON.stringify({ error: 'internal' })
 
 /**
  * The router's hot path, in front of the app on the node:http server: a
@@ -58,6 +71,7 @@ export const createHotPath = ({
   deps,
   logger,
   maxBodyBytes,
+  maxJsonDepth = MAX_JSON_DEPTH,
   limits,
   metrics,
 }: CreateHotPathParameters) => {
@@ -74,19 +88,15 @@ export const createHotPath = ({
     outgoing: ServerResponse,
     started: number,
     status: number,
-    headers: string[],
+    headerRecord: Record<string, string>,
     body: string | Buffer,
   ) => {
-    if (status === 200) {
-      headers.push('Content-Length', String(Buffer.byteLength(body)))
-      outgoing.writeHead(status, headers).end(body)
-    } else {
-      // The app's 429 leaves its length to node:http, which writes it last.
-      outgoing.statusCode = status
-      for (let index = 0; index < headers.length; index += 2)
-        outgoing.setHeader(headers[index]!, headers[index + 1]!)
-      outgoing.end(body)
-    }
+    const headers = [
+      ...headerLines(headerRecord),
+      'Content-Length',
+      String(Buffer.byteLength(body)),
+    ]
+    outgoing.writeHead(status, headers).end(body)
     const ms = performance.now() - started
     if (metrics) {
       metrics.requests.inc({ method: 'POST', route: route.path, status })
@@ -105,9 +115,43 @@ export const createHotPath = ({
     decision: LimitDecision,
   ) => {
     metrics?.limited.inc({ limit: decision.name })
-    // The app writes this answer's headers as the kit's middleware lists them.
-    const headers = [...JSON_HEADERS, ...Object.entries(limitHeaders(decision)).flat()]
+    const headers = { ...JSON_HEADERS, ...limitHeaders(decision) }
     finish(route, outgoing, started, 429, headers, await tooManyRequestsResponse(decision).text())
+  }
+
+  const answer = (
+    route: Route,
+    incoming: IncomingMessage,
+    outgoing: ServerResponse,
+    started: number,
+    chunks: Buffer[],
+    fallback: RequestListener,
+  ) => {
+    const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)
+    const handOver = () => {
+      ;(incoming as IncomingMessage & { rawBody?: Buffer }).rawBody = raw
+      fallback(incoming, outgoing)
+    }
+    // Too deep for any operation: the app refuses it (400) before parsing.
+    if (jsonDepthExceeds(raw, maxJsonDepth)) return handOver()
+    let json: unknown
+    try {
+      json = JSON.parse(raw.toString())
+    } catch {
+      return handOver()
+    }
+    const body = answerOperation(deps, route.operation, json)
+    if (body === undefined) return handOver()
+    if (!limits || route.limit === undefined)
+      return finish(route, outgoing, started, 200, JSON_HEADERS, body)
+    return limits.limits.take(route.limit, clientKey(incoming, limits.trustForwardedFor)).then(
+      (decision) => {
+        if (!decision.allowed) return refuse(route, outgoing, started, decision)
+        finish(route, outgoing, started, 200, { ...JSON_HEADERS, ...limitHeaders(decision) }, body)
+      },
+      // A store that fails (PostgreSQL down): the app takes again and answers its 503.
+      handOver,
+    )
   }
 
   return (fallback: RequestListener): RequestListener =>
@@ -123,35 +167,22 @@ export const createHotPath = ({
       )
         return fallback(incoming, outgoing)
       const started = performance.now()
+      // The app's error boundary does not reach here: a bug answers 500 and
+      // the process keeps serving, as it would behind the app.
+      const failed = (error: unknown) => {
+        logger.error({ err: error, method: 'POST', path: route.path }, 'unhandled error')
+        if (outgoing.headersSent) return outgoing.destroy()
+        finish(route, outgoing, started, 500, JSON_HEADERS, INTERNAL_ERROR)
+      }
       const chunks: Buffer[] = []
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk))
       incoming.on('end', () => {
-        const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)
-        const handOver = () => {
-          ;(incoming as IncomingMessage & { rawBody?: Buffer }).rawBody = raw
-          fallback(incoming, outgoing)
-        }
-        let json: unknown
         try {
-          json = JSON.parse(raw.toString())
-        } catch {
-          return handOver()
+          const pending = answer(route, incoming, outgoing, started, chunks, fallback)
+          if (pending instanceof Promise) pending.catch(failed)
+        } catch (error) {
+          failed(error)
         }
-        const body = answerOperation(deps, route.operation, json)
-        if (body === undefined) return handOver()
-        if (!limits || route.limit === undefined)
-          return finish(route, outgoing, started, 200, [...JSON_HEADERS], body)
-        limits.limits.take(route.limit, clientKey(incoming, limits.trustForwardedFor)).then(
-          (decision) => {
-            if (!decision.allowed) return refuse(route, outgoing, started, decision)
-            // As the app writes them: set on its Headers, so lower case, in name order.
-            const { RateLimit, 'RateLimit-Policy': policy } = limitHeaders(decision)
-            const headers = [...JSON_HEADERS, 'ratelimit', RateLimit!, 'ratelimit-policy', policy!]
-            finish(route, outgoing, started, 200, headers, body)
-          },
-          // A store that fails (PostgreSQL down): the app takes again and answers its 503.
-          handOver,
-        )
       })
     }
 }
