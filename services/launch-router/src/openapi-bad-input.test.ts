@@ -1,4 +1,4 @@
-import { walkBadInput, walkDeepInput } from '@agents/service-kit/bad-input'
+import { walkAnswerHeaders, walkBadInput, walkDeepInput } from '@agents/service-kit/bad-input'
 import { expect, it } from 'vitest'
 import { readConfig } from './config.ts'
 import { CREATOR, useTestRouter } from './testing.ts'
@@ -30,3 +30,12 @@ it('JSON nested 10,000 and 100,000 levels deep is refused with 400 on every rout
   expect(targets).toEqual(expect.arrayContaining(['POST /api/v1/draft_intent', 'MCP draft_intent']))
   expect(failures).toEqual([])
 }, 120_000)
+
+it('every answer, of every route and error, carries nosniff, DENY framing, no referrer and a policy', async () => {
+  const { answers, failures } = await walkAnswerHeaders({
+    baseUrl: router.server.url,
+    samples: { name: 'Walker', symbol: 'WLK', chainId: 56, pad: 'flap', creator: CREATOR },
+  })
+  expect(answers.length).toBeGreaterThan(10)
+  expect(failures).toEqual([])
+})

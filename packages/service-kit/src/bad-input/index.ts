@@ -9,6 +9,11 @@ export {
 } from './openapi-operations.ts'
 export { type Samples, sampleFromSchema } from './sample-from-schema.ts'
 export {
+  type WalkAnswerHeadersParameters,
+  type WalkAnswerHeadersReturnType,
+  walkAnswerHeaders,
+} from './walk-answer-headers.ts'
+export {
   type Credential,
   type WalkBadInputParameters,
   type WalkBadInputReturnType,

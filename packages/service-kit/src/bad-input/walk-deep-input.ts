@@ -75,7 +75,7 @@ export const walkDeepInput = async ({
     label: string
     method: string
     path: string
-    headers: () => Promise<Record<string, string>>
+    headers: (body: string) => Promise<Record<string, string>>
     /** The request's body with `text` (JSON) put in it. */
     body: (text: string) => string
   }
@@ -84,7 +84,7 @@ export const walkDeepInput = async ({
     requests++
     const response = await fetch(`${baseUrl}${target.path}`, {
       method: target.method,
-      headers: { 'content-type': 'application/json', ...(await target.headers()) },
+      headers: { 'content-type': 'application/json', ...(await target.headers(body)) },
       body,
     })
     const text = await response.text()
@@ -151,16 +151,16 @@ export const walkDeepInput = async ({
       label: `${operation.method} ${operation.path}`,
       method: operation.method,
       path,
-      headers: async () =>
+      headers: async (body) =>
         typeof credential === 'function'
-          ? credential({ method: operation.method, path, body: undefined })
+          ? credential({ method: operation.method, path, body })
           : (credential ?? {}),
       body: (text) => withField(sample, text),
     })
   }
 
   if (mcp && document.paths?.['/mcp']) {
-    const headers = async () => ({ accept: 'application/json, text/event-stream' })
+    const headers = async (_body?: string) => ({ accept: 'application/json, text/event-stream' })
     const listed = await fetch(`${baseUrl}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(await headers()) },
