@@ -37,6 +37,8 @@ const routes: Record<string, (body: string, res: ServerResponse) => void> = {
     res.end('hello')
   },
   '/latin1': (_, res) => res.end(Buffer.from([0x22, 0xe9, 0x22])),
+  // An endpoint that answers JSON nested 20,000 levels deep (40 KB, under the answer limit).
+  '/deep': (_, res) => res.end(`${'['.repeat(20_000)}${']'.repeat(20_000)}`),
   '/empty': (_, res) => res.end(),
   '/fail': (_, res) => {
     res.writeHead(500, { 'content-type': 'application/json' })
@@ -201,8 +203,8 @@ test('behavior: oversize answers', async () => {
   ).toMatchObject({ ok: true })
 })
 
-test('behavior: answers that are not JSON', async () => {
-  for (const path of ['/text', '/latin1', '/empty'])
+test('behavior: answers that are not JSON, or nest deeper than a request body may', async () => {
+  for (const path of ['/text', '/latin1', '/empty', '/deep'])
     expect(await postJsonOutbound(`${base}${path}`, challenge, local), path).toMatchObject({
       ok: false,
       reason: 'not_json',

@@ -1,6 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import type { LookupFunction } from 'node:net'
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from '@agents/service-kit'
 import { type OutboundResult, outboundError } from './outbound-result.ts'
 import type { ResolvedAddress } from './resolve-public-address.ts'
 
@@ -94,6 +95,13 @@ const readAnswer = (
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
 const parseJsonAnswer = (body: Buffer, status: number): OutboundResult => {
+  // An agent's endpoint is a client: its answer is bounded as a request body is.
+  if (jsonDepthExceeds(body))
+    return outboundError(
+      'not_json',
+      `status ${status}; body nested deeper than ${MAX_JSON_DEPTH} levels`,
+      status,
+    )
   try {
     // Drop `__proto__` keys so a later Object.assign cannot change a prototype.
     const json: unknown = JSON.parse(utf8.decode(body), (key, value) =>
