@@ -50,6 +50,61 @@ export const CommaList = z
       .filter(Boolean),
   )
 
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
+
+/**
+ * `BASE_URL`: the service's public origin (`https://venue.example`), the one
+ * source of every absolute URL it writes (402 resources, documents, links),
+ * never the request's `Host` or `X-Forwarded-Host`. An http(s) URL with no
+ * path, query, fragment or credentials; normalised to its origin (no
+ * trailing slash), so `${BASE_URL}/path` is always one URL.
+ */
+export const BaseUrl = z.string().transform((value, context) => {
+  const url = URL.canParse(value) ? new URL(value) : undefined
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    context.addIssue({ code: 'custom', message: 'expected an http(s) URL' })
+    return z.NEVER
+  }
+  if (url.username || url.password || url.pathname !== '/' || url.search || url.hash) {
+    context.addIssue({
+      code: 'custom',
+      message:
+        'expected an origin only (scheme, host, port): no path, query, fragment or credentials',
+    })
+    return z.NEVER
+  }
+  return url.origin
+})
+
+/**
+ * The production rule of `BASE_URL`, for a config's `superRefine`: with
+ * `NODE_ENV=production` it is required (without it a service could only
+ * name itself by the listening address, or by what a request claims), and
+ * https unless its host is loopback.
+ */
+export const refineBaseUrl = (
+  config: { NODE_ENV?: string | undefined; BASE_URL?: string | undefined },
+  context: z.RefinementCtx,
+) => {
+  if (config.NODE_ENV !== 'production') return
+  if (!config.BASE_URL)
+    context.addIssue({
+      code: 'custom',
+      path: ['BASE_URL'],
+      message:
+        'required in production: every absolute URL the service writes is built on it, never on the request',
+    })
+  else if (
+    new URL(config.BASE_URL).protocol !== 'https:' &&
+    !LOOPBACK_HOSTS.has(new URL(config.BASE_URL).hostname)
+  )
+    context.addIssue({
+      code: 'custom',
+      path: ['BASE_URL'],
+      message: 'expected https in production (http only on a loopback host)',
+    })
+}
+
 /**
  * The settings every stateful HTTP service reads the same way: listening,
  * logging, public URL, body limit, and its database (PostgreSQL when
@@ -61,8 +116,11 @@ export const serviceConfigShape = ({ port, dataDir }: { port: number; dataDir: s
   PORT: Port.default(port),
   HOST: z.string().default('127.0.0.1'),
   LOG_LEVEL: LogLevel.default('info'),
-  /** Public base URL used in documents and links; defaults to the listening address. */
-  BASE_URL: z.string().url().optional(),
+  /**
+   * Public base URL: every absolute URL the service writes; defaults to the listening
+   * address, required in production (`refineBaseUrl` in the service's `superRefine`).
+   */
+  BASE_URL: BaseUrl.optional(),
   DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().default(dataDir),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(20),

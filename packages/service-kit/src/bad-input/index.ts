@@ -24,3 +24,15 @@ export {
   type WalkDeepInputReturnType,
   walkDeepInput,
 } from './walk-deep-input.ts'
+export {
+  answerText,
+  FOREIGN_HOST,
+  type ForeignHostRequest,
+  type HostAnswer,
+  hostNamed,
+  mcpToolCall,
+  sendRaw,
+  type WalkForeignHostParameters,
+  type WalkForeignHostReturnType,
+  walkForeignHost,
+} from './walk-foreign-host.ts'

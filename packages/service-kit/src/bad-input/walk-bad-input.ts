@@ -10,18 +10,16 @@ import {
 import { listPositions, type Position } from './list-positions.ts'
 import { listOperations, type OpenApiDocument, type WalkedOperation } from './openapi-operations.ts'
 import { type Samples, sampleFromSchema } from './sample-from-schema.ts'
+import {
+  type Credential,
+  clone,
+  credentialHeaders,
+  type Draft,
+  draftTarget,
+  validDraft,
+} from './valid-request.ts'
 
-/** What a request is made of before it is sent. */
-type Draft = { params: Record<string, string>; query: Record<string, string>; body: unknown }
-
-/** Headers proving a security scheme; a function gets the request (to sign its body). */
-export type Credential =
-  | Record<string, string>
-  | ((request: {
-      method: string
-      path: string
-      body: string | undefined
-    }) => Record<string, string> | Promise<Record<string, string>>)
+export type { Credential }
 
 export type WalkBadInputParameters = {
   /** The running server; its `/openapi.json` says what to walk. */
@@ -50,9 +48,6 @@ export type WalkBadInputReturnType = {
   /** One line per position whose generated value got a 5xx or an error body without `error`. */
   failures: string[]
 }
-
-const clone = <value>(value: value): value =>
-  value === undefined ? value : (JSON.parse(JSON.stringify(value)) as value)
 
 /** Puts `value` at the position, building the containers on the way from their schemas. */
 const setAt = (
@@ -129,33 +124,16 @@ export const walkBadInput = async ({
   for (const operation of operations) {
     const label = `${operation.method} ${operation.path}`
     const named = { ...samples, ...operationSamples[label] }
-    const baseDraft = (): Draft => ({
-      params: Object.fromEntries(
-        operation.pathParams.map((p) => [
-          p.name,
-          String(sampleFromSchema(document, named, p.schema, p.name)),
-        ]),
-      ),
-      query: Object.fromEntries(
-        operation.queryParams
-          .filter((p) => p.required || p.name in named)
-          .map((p) => [p.name, String(sampleFromSchema(document, named, p.schema, p.name))]),
-      ),
-      body: operation.body ? clone(sampleFromSchema(document, named, operation.body)) : undefined,
-    })
+    const baseDraft = (): Draft => validDraft(document, operation, named)
 
     const send = async (draft: Draft, scheme: string): Promise<number> => {
-      const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) =>
-        encodeURIComponent(draft.params[name] ?? ''),
-      )
-      const search = new URLSearchParams(draft.query).toString()
-      const target = search ? `${path}?${search}` : path
+      const target = draftTarget(operation, draft)
       const body = operation.body === undefined ? undefined : JSON.stringify(draft.body)
-      const credential = scheme ? credentials[scheme] : undefined
-      const proof =
-        typeof credential === 'function'
-          ? await credential({ method: operation.method, path: target, body })
-          : (credential ?? {})
+      const proof = await credentialHeaders(scheme ? credentials[scheme] : undefined, {
+        method: operation.method,
+        path: target,
+        body,
+      })
       const response = await fetch(`${baseUrl}${target}`, {
         method: operation.method,
         headers: {
