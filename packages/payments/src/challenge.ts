@@ -8,6 +8,7 @@ import {
   X_PAYMENT_HEADER,
 } from './headers.ts'
 import type { MppAdapter, MppModes } from './mpp/create-mpp-adapter.ts'
+import { checkedResourceUrl } from './resource-url.ts'
 import type { Price, Resource, X402Rail } from './types.ts'
 import {
   buildRequirementsV1,
@@ -40,13 +41,16 @@ export type PaymentChallenge = {
 /**
  * What this request costs on every configured rail, and its 402:
  * `PAYMENT-REQUIRED` (x402 v2), `WWW-Authenticate: Payment` (MPP), and a
- * body (the legacy v1 challenge or `{ error }`).
+ * body (the legacy v1 challenge or `{ error }`). `resource.url` must be
+ * absolute (built on the service's base URL): nothing of the 402 is taken
+ * from the request's URL or `Host`; a relative one throws `ResourceUrlError`.
  */
 export const paymentChallenge = (
   { x402, mpp }: ChallengeDeps,
   request: Request,
   { price, resource, body = 'minimal', mppModes }: ChallengeParameters,
 ): PaymentChallenge => {
+  const url = checkedResourceUrl(resource.url)
   const offered = x402 ? buildRequirementsV2(x402.rails, price) : []
   const offeredV1 = buildRequirementsV1(offered, resource)
   const respond = async (refusal?: { reason: PaymentReason; detail: string }) => {
@@ -59,7 +63,7 @@ export const paymentChallenge = (
           error: refusal ? 'payment not verified' : 'payment required',
           // v2 wants the resource's full URL; the legacy v1 body keeps the path.
           resource: {
-            url: new URL(resource.url, request.url).href,
+            url: url.href,
             description: resource.description,
             mimeType: resource.mimeType ?? 'application/json',
           },

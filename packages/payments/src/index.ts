@@ -66,6 +66,7 @@ export { PaymentsEnv, paymentsFromEnv } from './payments-from-env.ts'
 export type { ProductRefusal } from './product-refusal.ts'
 export { receiptFromChain, receiptHeader } from './receipts.ts'
 export { type ReconcileResult, reconcilePayments, startReconciler } from './reconcile.ts'
+export { ResourceUrlError, resourceUrl } from './resource-url.ts'
 export type { PaymentRefusal, SaleOutcome } from './sale-outcome.ts'
 export type {
   AnyProduct,

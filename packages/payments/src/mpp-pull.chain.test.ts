@@ -63,7 +63,7 @@ beforeAll(async () => {
     const wallet = c.req.header('x-wallet') ?? ''
     const outcome = await sell(deps, c.req.raw, {
       price: { amount: 200_000n },
-      resource: { url: '/mine', description: 'pull only' },
+      resource: { url: 'http://shop.test/mine', description: 'pull only' },
       product: testProduct('pull_item'),
       order: { item },
       requestKey: `mine:${item}`,
@@ -79,7 +79,7 @@ beforeAll(async () => {
     saleResponse(
       await sell(deps, c.req.raw, {
         price: { amount: 200_000n },
-        resource: { url: '/push', description: 'push' },
+        resource: { url: 'http://shop.test/push', description: 'push' },
         product: testProduct('push_item'),
         order: { item: 'push' },
         requestKey: 'push',

@@ -58,7 +58,7 @@ const payee = () => devnet.usdcBalance(devnet.accounts.payee)
 const entryOf = (deps: PaymentsDeps, header: string, item: string, kind: string): LedgerEntry => {
   const challenge = paymentChallenge(deps, new Request(`http://shop${PATH}`, { method: 'POST' }), {
     price: { amount: PRICE },
-    resource: { url: PATH, description: 'item' },
+    resource: { url: `http://shop.test${PATH}`, description: 'item' },
   })
   const read = readX402Payment({
     header,

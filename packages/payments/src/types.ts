@@ -22,7 +22,12 @@ export type Price = {
 }
 
 export type Resource = {
-  /** The path (the legacy v1 body wants the path) or a full URL. */
+  /**
+   * The resource's absolute http(s) URL, built on the service's configured
+   * base URL (`resourceUrl(deps.baseUrl(), path)`), never on the request's
+   * `Host`: a relative one is refused (`ResourceUrlError`). The legacy v1
+   * body names its path.
+   */
   url: string
   description: string
   mimeType?: string

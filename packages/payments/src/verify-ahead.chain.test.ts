@@ -9,7 +9,7 @@ import { decodeBase64Json } from './headers.ts'
 import { createPaymentLedger, type LedgerDatabase } from './ledger/ledger.ts'
 import type { PaymentsDeps } from './payments-deps.ts'
 import { devnetBaseRail } from './testing/devnet-rail.ts'
-import { sellTestItem } from './testing/sell-test-item.ts'
+import { sellTestItem, TEST_SHOP_BASE_URL } from './testing/sell-test-item.ts'
 import { paymentSignatureHeader } from './testing/sign-authorization.ts'
 import { countDeliveries, openTestShopDatabase } from './testing/test-shop.ts'
 import { verifyAhead } from './verify-ahead.ts'
@@ -59,7 +59,11 @@ beforeAll(async () => {
     chain: createSettlementReader({ baseRpcUrl: devnet.base.rpcUrl }),
     leaseSeconds: 5,
   }
-  const terms = { price: { amount: PRICE }, resource: { url: PATH, description: 'ahead' } }
+  // The resource sellTestItem names: the path on the test shop's base URL.
+  const terms = {
+    price: { amount: PRICE },
+    resource: { url: `${TEST_SHOP_BASE_URL}${PATH}`, description: 'ahead' },
+  }
   const app = new Hono()
   app.post(
     PATH,

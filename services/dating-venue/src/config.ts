@@ -3,6 +3,7 @@ import {
   LimitSetting,
   limitSettings,
   loadConfig,
+  refineBaseUrl,
   serviceConfigShape,
 } from '@agents/service-kit'
 import { z } from 'zod'
@@ -129,6 +130,7 @@ export const VenueConfig = z
   })
   .superRefine((config, context) => {
     refineIdpConfig(config, context)
+    refineBaseUrl(config, context)
     if (config.NODE_ENV !== 'production') return
     const require = (key: keyof typeof config, why: string) => {
       if (!config[key])

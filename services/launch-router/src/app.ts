@@ -29,7 +29,8 @@ export type BuildAppParameters = {
   logger: Logger
   maxBodyBytes?: number
   salt: { maxIterations: number; timeBudgetMs: number }
-  baseUrl?: string
+  /** The router's public base URL (`BASE_URL`, else the address it listens on): llms.txt's links. */
+  baseUrl: () => string
   /** Request limits and the mining budget per client; without, nothing is limited (benches compare). */
   limits?: { limits: Limits<RouterLimitName>; trustForwardedFor: ForwardedTrust }
   /** Request and salt figures for `GET /metrics`, served to `metricsToken` only. */
@@ -91,12 +92,14 @@ export const buildApp = ({
     responses: {
       200: {
         content: { 'text/markdown': { schema: z.string() } },
-        description: 'the guide, with links on the origin it was fetched from',
+        description:
+          "the guide, with links on the router's base URL (BASE_URL, else its listening address)",
       },
     },
   })
   app.get(llmsPath, (c) =>
-    c.text(llmsTxt(baseUrl ?? new URL(c.req.url).origin), 200, {
+    // On the configured base URL: never the request's Host or X-Forwarded-Host.
+    c.text(llmsTxt(baseUrl()), 200, {
       'content-type': 'text/markdown; charset=utf-8',
     }),
   )

@@ -57,6 +57,8 @@ export const startLaunchRouter = async (
     limits: limits.limits,
     trustForwardedFor: config.TRUST_FORWARDED_FOR,
   }
+  // The public base URL: configured, else (development) the address the server binds, known once it listens.
+  let baseUrl = config.BASE_URL ?? `http://${config.HOST}:${config.PORT}`
   const app = buildApp({
     matrix,
     answers,
@@ -64,7 +66,7 @@ export const startLaunchRouter = async (
     logger,
     maxBodyBytes: config.MAX_BODY_BYTES,
     salt: { maxIterations: config.SALT_MAX_ITERATIONS, timeBudgetMs: config.SALT_TIME_BUDGET_MS },
-    ...(config.BASE_URL ? { baseUrl: config.BASE_URL } : {}),
+    baseUrl: () => baseUrl,
     ...(counted ? { limits: counted } : {}),
     metrics: { metrics, token: config.METRICS_TOKEN },
   })
@@ -89,6 +91,7 @@ export const startLaunchRouter = async (
       await limits?.close()
     },
   })
+  if (!config.BASE_URL) baseUrl = server.url
   logger.info(
     {
       url: server.url,

@@ -3,6 +3,7 @@ import {
   ForwardedTrustSetting,
   limitSettings,
   loadConfig,
+  refineBaseUrl,
   serviceConfigShape,
 } from '@agents/service-kit'
 import { z } from 'zod'
@@ -69,6 +70,7 @@ export const SwapRailConfig = z
       .optional(),
   })
   .superRefine((config, context) => {
+    refineBaseUrl(config, context)
     if (config.NODE_ENV !== 'production') return
     if (!config.SWAP_GRANT_SIGNING_KEY)
       context.addIssue({

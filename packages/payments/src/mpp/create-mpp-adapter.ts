@@ -115,9 +115,12 @@ export const createMppAdapter = (settings: MppSettings): MppAdapter => {
   return {
     challenge: async (request, price, resource, modes) => {
       const headers = new Headers(request.headers)
-      headers.delete('authorization')
+      for (const name of ['authorization', 'host', 'x-forwarded-host', 'forwarded'])
+        headers.delete(name)
+      // mppx reads the request's URL (the realm, when none is set): it is given the
+      // resource's URL, built on the service's base URL, never the request's own (its Host).
       const result = await run(
-        new Request(request.url, { method: request.method, headers }),
+        new Request(resource.url, { method: request.method, headers }),
         price,
         resource,
         modes,

@@ -1,10 +1,18 @@
+import { PaidItemsError } from '../errors.ts'
 import type { MppModes } from '../mpp/create-mpp-adapter.ts'
 import type { PaymentsDeps } from '../payments-deps.ts'
 import type { SaleProduct } from '../sale-product.ts'
 import type { Price } from '../types.ts'
 
 /** What a service's deps must carry for its paid items to be sold. */
-export type PaidItemDeps = { payments: PaymentsDeps }
+export type PaidItemDeps = {
+  payments: PaymentsDeps
+  /**
+   * The service's public base URL (`BASE_URL`, else the address it listens on):
+   * a 402 names its resource on it, never on the request's `Host`.
+   */
+  baseUrl: () => string
+}
 
 /** A paid item as its service declares it (see `definePaidItem`). */
 export type PaidItemDefinition<deps extends PaidItemDeps, order, fulfilment> = {
@@ -17,7 +25,10 @@ export type PaidItemDefinition<deps extends PaidItemDeps, order, fulfilment> = {
    */
   name?: string
   method: 'get' | 'post' | 'put' | 'patch' | 'delete'
-  /** The route, as documented (`/v1/matches/{id}/pay`); the 402's resource unless the sale names another. */
+  /**
+   * The route, as documented (`/v1/matches/{id}/pay`): a path, which the 402
+   * names on the service's base URL unless the sale names another resource.
+   */
   path: string
   /** What one request costs; absent when each request is priced (`sellItem`'s `price`). */
   price?: Price
@@ -66,6 +77,11 @@ export type AnyPaidItem<deps extends PaidItemDeps = any> = PaidItem<deps, any, a
 export const definePaidItem = <deps extends PaidItemDeps, order, fulfilment>(
   definition: PaidItemDefinition<deps, order, fulfilment>,
 ): PaidItem<deps, order, fulfilment> => {
+  // A path, put on the base URL at sale time: a full URL here would be a host nobody configured.
+  if (!definition.path.startsWith('/'))
+    throw new PaidItemsError([
+      `${definition.kind}: path ${JSON.stringify(definition.path)} is not a path (the 402 names it on the service's base URL)`,
+    ])
   const hooks = definition.product
   const product = (deps: deps): SaleProduct<order, fulfilment> => ({
     ...hooks(deps),

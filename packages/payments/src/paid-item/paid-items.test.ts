@@ -1,11 +1,12 @@
 import { describe, expect, test } from 'vitest'
+import { PaidItemsError } from '../errors.ts'
 import type { PaymentsDeps } from '../payments-deps.ts'
 import { definePaidItem } from './define-paid-item.ts'
 import { kindsWithoutItem, productsOf } from './products-of.ts'
 import { saleTermsOf } from './sale-terms-of.ts'
 
-type Deps = { payments: PaymentsDeps; name: string }
-const deps = { payments: {} as PaymentsDeps, name: 'shop' }
+type Deps = { payments: PaymentsDeps; baseUrl: () => string; name: string }
+const deps = { payments: {} as PaymentsDeps, baseUrl: () => 'https://shop.example', name: 'shop' }
 const docHooks = (shop: Deps) => ({
   fulfil: async (_tx: unknown, order: { doc: string }) => ({ doc: order.doc, shop: shop.name }),
 })
@@ -56,10 +57,29 @@ describe('paid items', () => {
   })
 
   test('behavior: sale terms from the declaration, with the request overrides', () => {
-    expect(saleTermsOf(item('/a'), { resource: { url: '/a/7' } })).toEqual({
+    expect(
+      saleTermsOf(item('/a'), {
+        baseUrl: 'https://shop.example',
+        resource: { url: 'https://shop.example/a/7' },
+      }),
+    ).toEqual({
       price: { amount: 1_000_000n },
-      resource: { url: '/a/7', description: 'Submit a document' },
+      resource: { url: 'https://shop.example/a/7', description: 'Submit a document' },
       body: 'legacy-v1',
     })
+  })
+
+  test("behavior: the resource is the item's path on the base URL given, whatever else", () => {
+    expect(saleTermsOf(item('/a'), { baseUrl: 'https://shop.example/' }).resource.url).toBe(
+      'https://shop.example/a',
+    )
+  })
+
+  test('errors: an item whose path is not a path is refused at its declaration', () => {
+    expect(() => item('https://shop.example/a')).toThrowErrorMatchingInlineSnapshot(`
+      [PaidItemsError: invalid paid items:
+        doc_submit: path "https://shop.example/a" is not a path (the 402 names it on the service's base URL)]
+    `)
+    expect(() => item('a')).toThrow(PaidItemsError)
   })
 })

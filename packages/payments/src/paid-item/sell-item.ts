@@ -22,8 +22,8 @@ export type SellItemParameters<order, fulfilment = unknown> = SaleTermsOverrides
 
 /**
  * Sells one request of a declared item: `sell` with the item's price,
- * resource, 402 body, MPP modes and product. The route answers the outcome
- * (`saleResponse`).
+ * resource (its path on `deps.baseUrl()`), 402 body, MPP modes and product.
+ * The route answers the outcome (`saleResponse`).
  *
  * @example
  * const outcome = await sellItem(deps, c.req.raw, matchItem, { order: { matchId }, requestKey: `match:${matchId}`, price })
@@ -36,7 +36,7 @@ export const sellItem = <deps extends PaidItemDeps, order, fulfilment>(
   { order, requestKey, payer, hooks, ...overrides }: SellItemParameters<order, fulfilment>,
 ): Promise<SaleOutcome<fulfilment>> =>
   sell(deps.payments, request, {
-    ...saleTermsOf(item, overrides),
+    ...saleTermsOf(item, { ...overrides, baseUrl: deps.baseUrl() }),
     product: hooks ? { ...hooks, kind: item.kind } : item.product(deps),
     order,
     requestKey,

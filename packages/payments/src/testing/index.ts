@@ -32,6 +32,7 @@ export {
   type SellTestItemParameters,
   sellTestItem,
   TEST_ITEM,
+  TEST_SHOP_BASE_URL,
   testItem,
   testItemRequestKey,
 } from './sell-test-item.ts'

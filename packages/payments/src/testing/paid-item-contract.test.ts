@@ -23,7 +23,7 @@ describe('the reference item (test_item)', () =>
   paidItemContract(() => ({
     item: TEST_ITEM,
     items: [TEST_ITEM],
-    deps: { payments },
+    deps: { payments, baseUrl: () => 'http://paid-item.test' },
     price: { amount: 1_000_000n },
     order: async () => ({ item: `contract-${++orders}` }),
     answer: testAnswer,

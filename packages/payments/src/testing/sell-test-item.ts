@@ -1,6 +1,7 @@
-import { definePaidItem } from '../paid-item/define-paid-item.ts'
+import { definePaidItem, type PaidItemDeps } from '../paid-item/define-paid-item.ts'
 import { sellItem } from '../paid-item/sell-item.ts'
 import type { PaymentsDeps } from '../payments-deps.ts'
+import { resourceUrl } from '../resource-url.ts'
 import type { SaleProduct } from '../sale-product.ts'
 import { saleResponse } from '../sale-response.ts'
 import type { Price } from '../types.ts'
@@ -26,8 +27,11 @@ export const testItem = ({
     body,
     what: 'one test delivery row',
     description: 'a test item',
-    product: (_deps: { payments: PaymentsDeps }) => product,
+    product: (_deps: PaidItemDeps) => product,
   })
+
+/** The test shop's base URL when its server names none: its 402s' resources are on it. */
+export const TEST_SHOP_BASE_URL = 'http://shop.test'
 
 /** The package's reference item (`test_item`). */
 export const TEST_ITEM = testItem()
@@ -38,6 +42,8 @@ export type SellTestItemParameters = {
   /** The 402 body, as `sell` takes it. */
   body?: 'legacy-v1' | 'minimal'
   product?: SaleProduct<TestOrder, TestFulfilment>
+  /** The shop's base URL, as a service's configuration gives it (default {@link TEST_SHOP_BASE_URL}). */
+  baseUrl?: string
 }
 
 /**
@@ -57,8 +63,9 @@ export const testItemRequestKey = (path: string, item: string) => `${path}#${ite
 export const sellTestItem = async (
   deps: PaymentsDeps,
   request: Request,
-  { price, description, body, product }: SellTestItemParameters,
+  { price, description, body, product, baseUrl = TEST_SHOP_BASE_URL }: SellTestItemParameters,
 ): Promise<Response> => {
+  // The route's path only: the 402 names it on the shop's base URL, not on the request's Host.
   const path = new URL(request.url).pathname
   const sent = (await request
     .clone()
@@ -69,9 +76,9 @@ export const sellTestItem = async (
     product || body
       ? testItem({ ...(product ? { product } : {}), ...(body ? { body } : {}) })
       : TEST_ITEM
-  const outcome = await sellItem({ payments: deps }, request, paidItem, {
+  const outcome = await sellItem({ payments: deps, baseUrl: () => baseUrl }, request, paidItem, {
     price,
-    resource: { url: path, description },
+    resource: { url: resourceUrl(baseUrl, path), description },
     order: { item },
     requestKey: testItemRequestKey(path, item),
   })

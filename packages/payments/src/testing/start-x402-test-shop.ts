@@ -56,20 +56,25 @@ export const startX402TestShop = async (devnet: Devnet): Promise<X402TestShop> =
     leaseSeconds: 5,
   }
   const app = new Hono()
+  // The shop's 402s name their resource on the address it listens on, as a service's do.
+  let baseUrl = ''
   app.post('/report', (c) =>
     sellTestItem(deps, c.req.raw, {
       price: { amount: X402_SHOP_PRICE },
       description: 'compatibility report',
       body: 'legacy-v1',
+      baseUrl,
     }),
   )
   app.post('/matches/:id/pay', (c) =>
     sellTestItem(deps, c.req.raw, {
       price: { amount: BigInt(c.req.param('id')) * 1000n, payTo: split },
       description: `match ${c.req.param('id')}`,
+      baseUrl,
     }),
   )
   const server = await serveLocal(app.fetch)
+  baseUrl = server.url
   return {
     url: server.url,
     db,

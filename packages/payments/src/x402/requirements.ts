@@ -1,3 +1,4 @@
+import { checkedResourceUrl } from '../resource-url.ts'
 import type { Price, Resource, X402Rail } from '../types.ts'
 
 const isEvmAddress = (value: string) => /^0x[0-9a-fA-F]{40}$/.test(value)
@@ -68,7 +69,8 @@ export const buildRequirementsV1 = (
       scheme: 'exact',
       network: requirement.network,
       maxAmountRequired: requirement.amount,
-      resource: resource.url,
+      // The spec's legacy body names the path; v2's PAYMENT-REQUIRED the whole URL.
+      resource: checkedResourceUrl(resource.url).pathname,
       description: resource.description,
       mimeType: resource.mimeType ?? 'application/json',
       payTo: requirement.payTo,

@@ -151,7 +151,7 @@ const env = (extra: Record<string, string> = {}) => ({
 const offeredNetworks = (deps: ReturnType<typeof paymentsFromEnv>) =>
   paymentChallenge(deps, new Request('http://shop.test/report'), {
     price: { amount: PRICE },
-    resource: { url: '/report', description: 'report' },
+    resource: { url: 'http://shop.test/report', description: 'report' },
   }).offered.map((accept) => accept.network)
 
 /** The official SVM client, paying the 402's Solana accept against the RPC stand-in. */
@@ -233,7 +233,7 @@ describe('Solana rail', () => {
     await deps.ready
     const challenge = paymentChallenge(deps, new Request('http://shop.test/report'), {
       price: { amount: PRICE },
-      resource: { url: '/report', description: 'report' },
+      resource: { url: 'http://shop.test/report', description: 'report' },
     })
     const solana = challenge.offered.find((accept) => accept.network === SOLANA)!
     const paymentRequired = {

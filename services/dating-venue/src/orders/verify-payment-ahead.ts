@@ -11,13 +11,13 @@ import type { VenueDeps } from '../deps.ts'
  * venue requires: one without is refused before anything is asked.
  */
 export const verifyPaymentAhead = (
-  deps: Pick<VenueDeps, 'payments'>,
+  deps: Pick<VenueDeps, 'payments' | 'baseUrl'>,
   item: AnyPaidItem,
-): MiddlewareHandler => {
-  // The item's terms, as its sale offers them: a payment read ahead is taken by that sale.
-  const terms = saleTermsOf(item)
-  return async function paymentVerifiedAhead(c, next) {
-    if (credentialHeader(c) !== undefined) verifyAhead(deps.payments, c.req.raw, terms)
+): MiddlewareHandler =>
+  async function paymentVerifiedAhead(c, next) {
+    // The item's terms, as its sale offers them (its path on the base URL, which is known
+    // once the server listens): a payment read ahead is taken by that sale.
+    if (credentialHeader(c) !== undefined)
+      verifyAhead(deps.payments, c.req.raw, saleTermsOf(item, { baseUrl: deps.baseUrl() }))
     await next()
   }
-}

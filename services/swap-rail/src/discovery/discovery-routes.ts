@@ -1,4 +1,9 @@
-import { carriesPayment, paymentChallenge, RequirementV2Schema } from '@agents/payments'
+import {
+  carriesPayment,
+  paymentChallenge,
+  RequirementV2Schema,
+  resourceUrl,
+} from '@agents/payments'
 import { ApiError, type App, document, errors, freeRead, json } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import type { SwapDeps } from '../deps.ts'
@@ -69,7 +74,11 @@ export const registerDiscoveryRoutes = (app: App, deps: SwapDeps) => {
       )
     return paymentChallenge(baseOnly, c.req.raw, {
       price,
-      resource: { url: '/v1/pay', description: 'swap rail discovery probe (sample)' },
+      // On the configured base URL: the request's Host names nothing here.
+      resource: {
+        url: resourceUrl(deps.baseUrl(), '/v1/pay'),
+        description: 'swap rail discovery probe (sample)',
+      },
     }).respond()
   })
 

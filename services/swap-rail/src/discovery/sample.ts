@@ -1,4 +1,4 @@
-import { buildRequirementsV2, type Price } from '@agents/payments'
+import { buildRequirementsV2, type Price, resourceUrl } from '@agents/payments'
 import type { SwapDeps } from '../deps.ts'
 import { sellerSplit } from '../offers/offers.ts'
 
@@ -31,7 +31,7 @@ export const discoveryDocument = (deps: SwapDeps) => {
     x402Version: 2,
     resources: [
       {
-        resource: new URL('/v1/pay', base).href,
+        resource: resourceUrl(base, '/v1/pay'),
         type: 'http',
         method: 'POST',
         description:
@@ -39,7 +39,7 @@ export const discoveryDocument = (deps: SwapDeps) => {
         accepts,
       },
       {
-        resource: `${new URL('/v1/matches/', base).href}{id}/pay`,
+        resource: `${resourceUrl(base, '/v1/matches/')}{id}/pay`,
         type: 'http',
         method: 'POST',
         description:

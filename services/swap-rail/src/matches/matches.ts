@@ -5,6 +5,7 @@ import {
   type PaymentReceipt,
   PaymentRequiredSchema,
   paymentChallenge,
+  resourceUrl,
   type SaleAnswer,
   type SaleOutcome,
   sellItem,
@@ -31,17 +32,19 @@ export const getMatch = async (deps: SwapDeps, id: string): Promise<MatchWithOff
   return row
 }
 
-const resourceOf = ({ match, offer }: MatchWithOffer) => ({
-  url: payPath(match.id),
+/** The 402's resource: the match's pay route on the configured base URL, never the request's host. */
+const resourceOf = (deps: SwapDeps, { match, offer }: MatchWithOffer) => ({
+  url: resourceUrl(deps.baseUrl(), payPath(match.id)),
   description: `Pay match ${match.id}: ${match.mtok} MTok of ${offer.model}`,
 })
 
 /** The live 402 of a match's pay route, decoded: what `swap_pay_challenge` and the match view show. */
 export const payChallenge = async (deps: SwapDeps, found: MatchWithOffer) => {
-  const url = new URL(payPath(found.match.id), deps.baseUrl()).href
+  const resource = resourceOf(deps, found)
+  const { url } = resource
   const response = await paymentChallenge(deps.payments, new Request(url, { method: 'POST' }), {
     price: matchPrice(found.match, found.offer, deps.fee.recipient),
-    resource: resourceOf(found),
+    resource,
   }).respond()
   const required = response.headers.get(PAYMENT_REQUIRED_HEADER)
   return {
@@ -162,7 +165,7 @@ export const payMatch = async (
   // A bare request gets the challenge; a paid one goes to the payment ledger.
   const outcome = await sellItem(deps, request, matchItem, {
     price: matchPrice(found.match, found.offer, deps.fee.recipient),
-    resource: resourceOf(found),
+    resource: resourceOf(deps, found),
     order: { matchId: id },
     requestKey: `match:${id}`,
   })

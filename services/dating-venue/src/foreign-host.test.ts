@@ -1,0 +1,269 @@
+import { randomUUID } from 'node:crypto'
+import { type AnyPaidItem, decodeBase64Json, sellItem } from '@agents/payments'
+import { postJson } from '@agents/service-kit'
+import { hostNamed, mcpToolCall, walkForeignHost } from '@agents/service-kit/bad-input'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { VenueDeps } from './deps.ts'
+import {
+  createLocalIdp,
+  createLocalIssuer,
+  type LocalIdp,
+  type LocalIssuer,
+  signWebhookBody,
+} from './identity/testing/index.ts'
+import { PAID_ITEMS } from './paid-items.ts'
+import type { Venue } from './start.ts'
+import { createAgent, createOwner, HEART, uniqueHandle } from './test-helpers.ts'
+import { signInToChat } from './testing/chat-fixtures.ts'
+import { type ChatStandIn, startChatStandIn } from './testing/chat-stand-in.ts'
+import { startTestVenue, TEST_ADMIN_TOKEN } from './testing.ts'
+
+// No absolute URL comes from the request: every route of /openapi.json (the paid routes'
+// 402s, the pages, llms.txt, skill, invites), with every credential it takes, and the MCP
+// tools, sent with Host, X-Forwarded-Host and Forwarded naming evil.example.
+
+const BASE_URL = 'https://venue.example'
+const HOSTILE = { host: 'evil.example', 'x-forwarded-host': 'evil.example' }
+
+let venue: Venue
+let issuer: LocalIssuer
+let chat: ChatStandIn
+let idp: LocalIdp
+
+beforeAll(async () => {
+  chat = await startChatStandIn()
+  issuer = await createLocalIssuer()
+  idp = await createLocalIdp()
+  venue = await startTestVenue({
+    env: {
+      BASE_URL,
+      VENUE_LOGIN_ISSUERS: JSON.stringify([issuer.trustedIssuer()]),
+      VENUE_LOGIN_URL: issuer.loginUrl,
+      IDP_BASE_URL: idp.url,
+      IDP_API_KEY: idp.apiKey,
+      IDP_WORKFLOW_ID: 'wf-18-plus',
+      IDP_WEBHOOK_SECRET: idp.webhookSecret,
+      // A model that answers, so the matchmaker's paid routes reach their 402.
+      MATCHMAKER_CHAT_URL: chat.url,
+      // MPP too, so that its WWW-Authenticate challenge is searched as well (issuing one reads no chain).
+      PAYMENTS_MPP_SECRET: 'foreign-host-test-secret-0123456789',
+      PAYMENTS_TEMPO_RPC_URL: 'http://127.0.0.1:9',
+    },
+  })
+}, 60_000)
+afterAll(async () => {
+  await venue?.close()
+  await chat?.close()
+  await issuer?.close()
+  await idp?.close()
+})
+
+/**
+ * An owner with two admitted personas in a committed couple (so its invites,
+ * with their claim links, exist), an agent bound to it, a persona to report,
+ * a couple to withdraw, the human who claimed the owner, and a chat session.
+ */
+const fixtures = async () => {
+  const owner = await createOwner(venue)
+  const bearer = { authorization: `Bearer ${owner.credential}` }
+  const persona = async () => {
+    const answer = await postJson(
+      `${venue.url}/api/personas`,
+      {
+        handle: uniqueHandle('host'),
+        model: 'm',
+        persona_age: '18+',
+        heart: HEART,
+        ownerId: owner.ownerId,
+      },
+      bearer,
+    )
+    expect(answer.json.admitted).toBe(true)
+    return answer.json.personaId as number
+  }
+  const [a, b, reported, c, d] = [
+    await persona(),
+    await persona(),
+    await persona(),
+    await persona(),
+    await persona(),
+  ]
+  const agent = await createAgent(venue, {
+    ownerCredential: owner.credential,
+    ownerId: owner.ownerId,
+  })
+  const sql = (text: string, params: unknown[]) => venue.deps.database.client.query(text, params)
+  const couple = (first: number, second: number) =>
+    sql(
+      `INSERT INTO couples (cycle_id, persona_a, persona_b) VALUES ('host', $1, $2) RETURNING id`,
+      [first, second],
+    ).then((result) => (result.rows[0] as { id: number }).id)
+  const human = `host-human-${randomUUID()}`
+  await sql(`UPDATE owners SET human_subject = $1, tier = 'profile_claimed' WHERE id = $2`, [
+    human,
+    owner.ownerId,
+  ])
+  const coupleId = await couple(a, b)
+  const consent = await postJson(
+    `${venue.url}/api/couples/${coupleId}/intro-consent`,
+    { ownerId: owner.ownerId },
+    bearer,
+  )
+  expect(consent.status).toBe(200)
+  const { cookie } = await signInToChat(venue.url)
+  return {
+    owner,
+    personaId: a,
+    reported,
+    agent,
+    coupleId,
+    withdrawn: { id: await couple(c, d), personaId: c },
+    loginToken: await issuer.sign({ sub: human }),
+    cookie,
+  }
+}
+
+it('finds evil.example in no answer of any route, with any credential', async () => {
+  const f = await fixtures()
+  // What the paid routes' 402s name as their resource, and the invites' claim links.
+  const resources = new Map<string, string>()
+  const claimLinks: string[] = []
+  const { operations, statuses, leaks } = await walkForeignHost({
+    baseUrl: venue.url,
+    onAnswer: (label, { rawHeaders, text }) => {
+      const at = rawHeaders.findIndex(
+        (part, index) => index % 2 === 0 && /^payment-required$/i.test(part),
+      )
+      if (at >= 0)
+        resources.set(
+          label.split(' ')[1]!,
+          (decodeBase64Json(rawHeaders[at + 1]!) as { resource: { url: string } }).resource.url,
+        )
+      claimLinks.push(...(text.match(/https?:[^"\s]*\/claim\?token=[^"\s]*/g) ?? []))
+    },
+    samples: {
+      handle: () => uniqueHandle('host'),
+      model: 'walker-model',
+      persona_age: '18+',
+      heart: HEART,
+      ownerId: f.owner.ownerId,
+      personaId: f.personaId,
+      endpointId: f.agent.endpointId,
+      runtime: 'claude',
+      publicKey: f.agent.account.address,
+      callbackUrl: 'https://agent.example/callback',
+      echoToken: 'not-the-nonce',
+      targetType: 'persona',
+      targetId: f.reported,
+      reason: 'testing the report form',
+      board: 'seeking',
+      body: 'Anyone up for a slow Sunday sail?',
+      id: f.coupleId,
+      coupleId: f.coupleId,
+      token: () => randomUUID(),
+      authToken: f.loginToken,
+      ageAttested: true,
+      displayName: 'Walker',
+      availableFor: 'online',
+      contactRef: 'signal: walker',
+      cycleId: () => `host-${randomUUID()}`,
+      key: 'venue_open',
+      value: 'true',
+      webhook_type: 'status.updated',
+      session_id: () => `host-session-${randomUUID()}`,
+      status: 'In Review',
+    },
+    operationSamples: { 'POST /api/couples/{id}/withdraw': f.withdrawn },
+    // Ending the chat session and erasing the owner would refuse every request after them
+    // that uses their credentials: both are sent last, below.
+    skip: ({ method, path }) =>
+      path === '/api/chat/session/end' || (method === 'DELETE' && path === '/api/owners/{ownerId}'),
+    credentials: {
+      credential: { authorization: `Bearer ${f.owner.credential}` },
+      login: { authorization: `Bearer ${f.loginToken}` },
+      operator: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+      chatSession: { cookie: f.cookie },
+      webhookSignature: ({ body }) => ({
+        'x-signature': signWebhookBody(body ?? '', idp.webhookSecret),
+        'x-timestamp': String(Math.floor(Date.now() / 1000)),
+      }),
+    },
+    requests: [
+      mcpToolCall('get_skill'),
+      mcpToolCall('how_to_join'),
+      mcpToolCall('compatibility_report_info'),
+      mcpToolCall('get_stats'),
+      {
+        method: 'POST',
+        path: '/api/chat/session/end',
+        headers: { cookie: f.cookie, 'content-type': 'application/json' },
+        body: '{}',
+      },
+      {
+        method: 'DELETE',
+        path: `/api/owners/${f.owner.ownerId}`,
+        headers: { authorization: `Bearer ${f.owner.credential}` },
+      },
+    ],
+  })
+  expect(operations).toEqual(
+    expect.arrayContaining(['GET /', 'GET /llms.txt', 'POST /api/intake/heart-file']),
+  )
+  expect(leaks).toEqual([])
+  // The walk got where absolute URLs are written: the paid routes' 402s (the chat doc's needs a
+  // token holding; its item is checked below), the pages, the documents, the invite's claim link.
+  expect(statuses).toMatchObject({
+    'GET / [no credential]': 200,
+    'GET /llms.txt [no credential]': 200,
+    'GET /llms-full.txt [no credential]': 200,
+    'GET /skill [no credential]': 200,
+    'GET /claim [no credential]': 200,
+    'GET /chat [no credential]': 200,
+    'GET /admin [operator]': 200,
+    'POST /api/intake/heart-file [no credential]': 402,
+    'POST /api/premium/compatibility-report [credential]': 402,
+    'POST /api/featured/post [credential]': 402,
+    'POST /api/chat/ask [credential]': 402,
+    'POST /api/chat/topup [chatSession]': 402,
+    'POST /api/escalations/{coupleId}/invite [credential]': 200,
+    'GET /api/escalations/{coupleId}/invite [credential]': 200,
+    'POST /api/chat/session/nonce [no credential]': 200,
+    'MCP get_skill': 200,
+  })
+  for (const path of [
+    '/api/intake/heart-file',
+    '/api/premium/compatibility-report',
+    '/api/featured/post',
+    '/api/chat/ask',
+    '/api/chat/topup',
+  ])
+    expect(resources.get(path), path).toBe(`${BASE_URL}${path}`)
+  expect(claimLinks.length).toBeGreaterThan(0)
+  for (const link of claimLinks) expect(link).toMatch(/^https:\/\/venue\.example\/claim\?token=/)
+}, 180_000)
+
+it("each paid item's 402 names its route on the venue's base URL, whatever the request's host", async () => {
+  for (const item of PAID_ITEMS) {
+    const outcome = await sellItem(
+      venue.deps,
+      new Request(`http://evil.example${item.path}`, { method: 'POST', headers: HOSTILE }),
+      item as AnyPaidItem<VenueDeps>,
+      { price: { amount: 1_000_000n }, order: {}, requestKey: `host:${item.kind}` },
+    )
+    if (outcome.type !== 'challenge') throw new Error(`${item.path}: ${outcome.type}`)
+    const response = await outcome.challenge.respond()
+    const required = decodeBase64Json(response.headers.get('payment-required')!) as {
+      resource: { url: string }
+    }
+    expect(required.resource.url, item.path).toBe(`${BASE_URL}${item.path}`)
+    expect(response.headers.get('www-authenticate'), item.path).toMatch(/^Payment /)
+    const rawHeaders: string[] = []
+    response.headers.forEach((value, name) => {
+      rawHeaders.push(name, value)
+    })
+    expect(
+      hostNamed({ rawHeaders, text: await response.text() }, 'evil.example'),
+      item.path,
+    ).toBeUndefined()
+  }
+})
