@@ -46,6 +46,7 @@ import { PAID_ITEMS } from './paid-items.ts'
 import { retentionPeriods, sweepRetention } from './retention/retention.ts'
 import { createSafetyCheck } from './safety/index.ts'
 import { createVenueSettings } from './settings/settings.ts'
+import { takeNonce } from './wallet-session/wallet-session.ts'
 
 export type Venue = RunningServer & {
   deps: VenueDeps
@@ -92,7 +93,11 @@ export const startVenue = async (
   })
   const payments = paymentsFromEnv(env, { db: database.db, logger })
   let baseUrl = config.BASE_URL ?? `http://${config.HOST}:${config.PORT}`
-  const verifyLogin = createLoginVerifier(toLoginVerifierConfig(config))
+  // A SIWE login token names the venue's origin and spends a nonce the venue issued, as the chat page's sign-in does.
+  const verifyLogin = createLoginVerifier(
+    { ...toLoginVerifierConfig(config), siweOrigin: () => new URL(baseUrl).origin },
+    { useSiweNonce: (nonce) => takeNonce({ database }, nonce) },
+  )
   const webhookSecret = config.IDP_WEBHOOK_SECRET
   // Process metrics (event loop, memory) stay off in tests, which start many venues in one process.
   const metrics = createMetrics({

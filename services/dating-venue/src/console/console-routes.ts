@@ -91,7 +91,7 @@ export const registerConsoleRoutes = (app: VenueApp, deps: VenueDeps) => {
     async (c, body) => {
       if (!hasConsole(deps)) throw new ApiError(404, 'no such room')
       const outcome = await signInOperator(
-        { ...deps, siweDomain: deps.humanChat.siweDomain },
+        { ...deps, siweDomain: deps.humanChat.siweDomain, origin: deps.humanChat.origin },
         { message: body.message, signature: body.signature as `0x${string}` },
       )
       if (!outcome.ok)

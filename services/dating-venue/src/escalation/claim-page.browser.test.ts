@@ -28,6 +28,14 @@ describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
         const page = await browser.newPage()
         await page.goto(delivered.claimUrl)
         await page.click('#sign-in')
+        await page.getByText('Sign in as test human').waitFor()
+        // The login provider is handed the fields of a SIWE message the venue would accept.
+        const siwe = new URL(page.url()).searchParams.get('siwe')!
+        expect(JSON.parse(Buffer.from(siwe, 'base64url').toString('utf8'))).toMatchObject({
+          uri: new URL(delivered.claimUrl).origin,
+          chainId: 8453,
+          nonce: expect.stringMatching(/^[0-9a-f]{32}$/),
+        })
         await page.getByText('Sign in as test human').click()
         await page.waitForURL(`${idp.url}/verify/**`, { timeout: 15_000 })
         mkdirSync(outputDir, { recursive: true })

@@ -3,7 +3,9 @@ import { INVITE_TOKEN } from './invite-state.ts'
 
 /**
  * GET /claim?token=...: where the human lands from the invite their agent
- * relayed. "Sign in" goes to the configured login provider, which returns
+ * relayed. "Sign in" goes to the configured login provider, with the fields
+ * of a SIWE message the venue would accept (`siwe`: a fresh nonce from
+ * `POST /api/chat/session/nonce`, for a wallet login), which returns
  * here with `#authToken=...` (a fragment: it never reaches a server log);
  * the page then claims the invite and sends the human to the identity check.
  * The script runs under a per-response nonce (CSP).
@@ -46,7 +48,17 @@ if (config.token && signIn) {
     status.textContent = 'Sign-in is not configured on this venue yet.';
   } else {
     const back = location.origin + location.pathname + '?token=' + encodeURIComponent(config.token);
-    signIn.href = config.loginUrl + (config.loginUrl.includes('?') ? '&' : '?') + 'redirect_uri=' + encodeURIComponent(back);
+    const login = config.loginUrl + (config.loginUrl.includes('?') ? '&' : '?') + 'redirect_uri=' + encodeURIComponent(back);
+    signIn.href = login;
+    // A wallet login (SIWE) must sign a nonce this venue issued, once: the fields to sign go along
+    // as siwe=<base64url JSON> (POST /api/chat/session/nonce's answer); other logins ignore it.
+    signIn.addEventListener('click', async (event) => {
+      event.preventDefault();
+      const fields = await fetch('/api/chat/session/nonce', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+        .then((response) => (response.ok ? response.text() : null)).catch(() => null);
+      const siwe = fields && btoa(String.fromCharCode(...new TextEncoder().encode(fields))).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+      location.assign(siwe ? login + '&siwe=' + siwe : login);
+    });
   }
 }
 if (config.token && authToken) {

@@ -18,15 +18,21 @@ import { TEST_DATABASE_URL, VENUE_TEST_DATABASE } from '../testing.ts'
 // SIWE logins name this domain: the chat page's sign-in and the claim's login token alike.
 const SIWE_DOMAIN = 'venue.test'
 
-/** A SIWE login token of `account`, as the claim page's wallet sign-in makes it. */
-const siweLogin = async (account: PrivateKeyAccount) => {
+/**
+ * A SIWE login token of `account`, as the claim page's wallet sign-in makes it: the fields
+ * (domain, origin, chain and a one-time nonce) from the venue's nonce route.
+ */
+const siweLogin = async (
+  account: PrivateKeyAccount,
+  fields: { domain: string; uri: string; chainId: number; nonce: string },
+) => {
   const message = createSiweMessage({
-    domain: SIWE_DOMAIN,
+    domain: fields.domain,
     address: account.address,
-    uri: `https://${SIWE_DOMAIN}`,
+    uri: `${fields.uri}/claim`,
     version: '1',
-    chainId: 8453,
-    nonce: randomUUID().replaceAll('-', ''),
+    chainId: fields.chainId,
+    nonce: fields.nonce,
     issuedAt: new Date(),
   })
   return encodeSiweAuthToken({ message, signature: await account.signMessage({ message }) })
@@ -282,7 +288,10 @@ describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
       // Only a SIWE login of the wallet that submitted the doc claims it; a refusal claims nothing.
       const wrongWallet = await call('POST', '/api/escalations/claim', {
         token,
-        authToken: await siweLogin(otherAccount),
+        authToken: await siweLogin(
+          otherAccount,
+          (await call('POST', '/api/chat/session/nonce', {})).json,
+        ),
       })
       expect(wrongWallet).toMatchObject({
         status: 403,
@@ -293,7 +302,10 @@ describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
       })
       const claimed = await call('POST', '/api/escalations/claim', {
         token,
-        authToken: await siweLogin(account),
+        authToken: await siweLogin(
+          account,
+          (await call('POST', '/api/chat/session/nonce', {})).json,
+        ),
       })
       expect(claimed).toMatchObject({ status: 200, json: { ownerId, tier: 'profile_claimed' } })
       expect(await row(`SELECT tier, human_subject FROM owners WHERE id = $1`, [ownerId])).toEqual({

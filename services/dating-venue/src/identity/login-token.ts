@@ -16,6 +16,14 @@ export type LoginVerifierConfig = {
   issuers: readonly TrustedIssuerInput[]
   /** Enables Sign-In with Ethereum for this domain (host[:port]). */
   siweDomain?: string | undefined
+  /**
+   * The origin a SIWE message's URI must be on (the venue's; a function when
+   * it is known only once the server listens). Without it the URI's host
+   * must be `siweDomain`.
+   */
+  siweOrigin?: string | (() => string) | undefined
+  /** The chains a SIWE message may name; `[SIWE_CHAIN_ID]` (Base) by default. */
+  siweChainIds?: readonly number[]
   clockToleranceSeconds?: number
   /** How old a SIWE message's `Issued At` may be. */
   siweMaxAgeSeconds?: number
@@ -28,6 +36,12 @@ export type CreateLoginVerifierOptions = {
   now?: () => number
   /** Limit for one JWKS download. */
   jwksTimeoutMs?: number
+  /**
+   * Spends a SIWE message's nonce: true when the venue issued it and nobody
+   * used it. Without it any well-formed nonce passes (a library use with no
+   * nonce store).
+   */
+  useSiweNonce?: (nonce: string) => Promise<boolean>
 }
 
 export type VerifyLoginTokenOptions = {
@@ -94,7 +108,12 @@ const reasonOf = (error: unknown): LoginFailure => {
  */
 export const createLoginVerifier = (
   config: LoginVerifierConfig,
-  { fetch: fetchImpl, now = Date.now, jwksTimeoutMs = 5000 }: CreateLoginVerifierOptions = {},
+  {
+    fetch: fetchImpl,
+    now = Date.now,
+    jwksTimeoutMs = 5000,
+    useSiweNonce,
+  }: CreateLoginVerifierOptions = {},
 ): LoginVerifier => {
   const issuers = new Map(
     config.issuers.map((input) => {
@@ -102,7 +121,13 @@ export const createLoginVerifier = (
       return [trusted.issuer, trusted] as const
     }),
   )
-  const { siweDomain, clockToleranceSeconds = 30, siweMaxAgeSeconds = 600 } = config
+  const {
+    siweDomain,
+    siweOrigin,
+    siweChainIds,
+    clockToleranceSeconds = 30,
+    siweMaxAgeSeconds = 600,
+  } = config
 
   // One key set per URL, so issuers sharing keys share one cache and one cooldown.
   const keySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>()
@@ -169,6 +194,9 @@ export const createLoginVerifier = (
     return verifySiweToken({
       authToken,
       domain: siweDomain,
+      origin: typeof siweOrigin === 'function' ? siweOrigin() : siweOrigin,
+      ...(siweChainIds ? { chainIds: siweChainIds } : {}),
+      useNonce: useSiweNonce,
       now: now(),
       clockToleranceSeconds,
       maxAgeSeconds: siweMaxAgeSeconds,

@@ -3,7 +3,7 @@
 
 /** Why a login token (JWT or SIWE) was not accepted. */
 export const LOGIN_FAILURES = {
-  /** Not a JWT or a SIWE token, undecodable, oversized, or a required field is missing. */
+  /** Not a JWT or a SIWE token, undecodable, oversized, a required field missing, or (SIWE) a line EIP-4361 has not. */
   malformed: 'malformed',
   /** No trusted issuer has this `iss` (or SIWE is off, or nothing is configured). */
   unknownIssuer: 'unknown issuer',
@@ -24,6 +24,16 @@ export const LOGIN_FAILURES = {
   wrongDomain: 'wrong domain',
   /** SIWE: the nonce differs from the one the caller expected. */
   wrongNonce: 'wrong nonce',
+  /** SIWE: the nonce was not issued by this venue, expired, or was used already. */
+  unknownNonce: 'unknown or used nonce',
+  /** SIWE: the message's URI is not on the venue's origin. */
+  wrongUri: 'wrong uri',
+  /** SIWE: the message names a chain the venue does not (`SIWE_CHAIN_IDS`). */
+  wrongChain: 'wrong chain',
+  /** SIWE: the message's `Version` is not `1`. */
+  unsupportedVersion: 'unsupported version',
+  /** SIWE: the address is mixed-case with a wrong EIP-55 checksum. */
+  badAddress: 'bad address',
   /** The issuer's JWKS could not be fetched (a fault on their side, not the token's). */
   keysUnavailable: 'keys unavailable',
 } as const

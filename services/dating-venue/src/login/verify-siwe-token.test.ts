@@ -28,6 +28,12 @@ test('default', async () => {
   })
 })
 
+test('behavior: a message without a statement', async () => {
+  const { authToken, message } = await signSiweLogin({ domain, fields: { statement: undefined } })
+  expect(message).toContain('\n\n\nURI: ')
+  expect(await reasonOf(authToken)).toBe('accepted')
+})
+
 test('behavior: the token round-trips and never looks like a JWT', async () => {
   const { authToken, message } = await signSiweLogin({ domain })
   expect(authToken).toMatch(/^[A-Za-z0-9_-]+$/)
@@ -76,7 +82,7 @@ test('behavior: bad signature', async () => {
   expect(await reasonOf(forged)).toBe('bad signature')
 
   const tampered = encodeSiweAuthToken({
-    message: message.replace('Chain ID: 1', 'Chain ID: 8453'),
+    message: message.replace('Sign in to the venue', 'Sign in to the vault'),
     signature: decodeSiweAuthToken(authToken)!.signature,
   })
   expect(await reasonOf(tampered)).toBe('bad signature')
@@ -95,6 +101,62 @@ test('behavior: a message that is not EIP-4361', async () => {
   const message = 'hello, let me in'
   const token = encodeSiweAuthToken({ message, signature: await account.signMessage({ message }) })
   expect(await reasonOf(token)).toBe('malformed')
+})
+
+test('behavior: a URI off the origin, another chain, another version, a bad checksum', async () => {
+  const origin = 'https://venue.example'
+  const reason = async (authToken: string) => {
+    const result = await verifySiweToken({ authToken, domain, origin })
+    return result.ok ? 'accepted' : result.reason
+  }
+  expect(await reason((await signSiweLogin({ domain })).authToken)).toBe('accepted')
+  const elsewhere = await signSiweLogin({ domain, fields: { uri: 'https://evil.example/claim' } })
+  expect(await reason(elsewhere.authToken)).toBe('wrong uri')
+  // Without an origin the URI's host must be the domain.
+  expect(await reasonOf(elsewhere.authToken)).toBe('wrong uri')
+  const mainnet = await signSiweLogin({ domain, fields: { chainId: 1 } })
+  expect(await reason(mainnet.authToken)).toBe('wrong chain')
+  const resign = async (edit: (message: string) => string) => {
+    const privateKey = generatePrivateKey()
+    const { message } = await signSiweLogin({ domain, privateKey })
+    const edited = edit(message)
+    const signature = await privateKeyToAccount(privateKey).signMessage({ message: edited })
+    return encodeSiweAuthToken({ message: edited, signature })
+  }
+  expect(await reason(await resign((m) => m.replace('Version: 1', 'Version: 2')))).toBe(
+    'unsupported version',
+  )
+  const badChecksum = (m: string) =>
+    m.replace(/0x[0-9a-fA-F]{40}/, (address) =>
+      address.replace(/[a-f]/, (letter) => letter.toUpperCase()),
+    )
+  expect(await reason(await resign(badChecksum))).toBe('bad address')
+  // Text the parser does not read is refused: the venue verifies the whole message.
+  expect(await reason(await resign((m) => `${m}\nBonus: 1000 USDC`))).toBe('malformed')
+  expect(await reason(await resign((m) => m.replace('\nURI:', '\nSee below\nURI:')))).toBe(
+    'malformed',
+  )
+})
+
+test('behavior: a nonce is spent only by a message that passed every other check', async () => {
+  const spent: string[] = []
+  const useNonce = async (nonce: string) => {
+    if (spent.includes(nonce)) return false
+    spent.push(nonce)
+    return true
+  }
+  const { authToken } = await signSiweLogin({ domain })
+  const wrongDomain = await signSiweLogin({ domain: 'phishing.example' })
+  expect(await verifySiweToken({ authToken: wrongDomain.authToken, domain, useNonce })).toEqual({
+    ok: false,
+    reason: 'wrong domain',
+  })
+  expect(spent).toEqual([])
+  expect(await verifySiweToken({ authToken, domain, useNonce })).toMatchObject({ ok: true })
+  expect(await verifySiweToken({ authToken, domain, useNonce })).toEqual({
+    ok: false,
+    reason: 'unknown or used nonce',
+  })
 })
 
 test('behavior: SIWE off means an unknown issuer', async () => {

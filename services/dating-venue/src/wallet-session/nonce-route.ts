@@ -1,6 +1,7 @@
 import { errors, json, jsonRoute } from '@agents/service-kit'
 import { createRoute, type z } from '@hono/zod-openapi'
 import type { VenueDeps } from '../deps.ts'
+import { SIWE_CHAIN_ID } from '../login/verify-siwe-token.ts'
 import type { VenueApp } from '../venue-env.ts'
 import { issueNonce } from './wallet-session.ts'
 
@@ -20,7 +21,8 @@ export type NonceRouteParameters = {
 /**
  * `POST <path>`: a one-time SIWE nonce (kept 10 minutes) and the fields of
  * the EIP-4361 message to sign, for the chat page and the console alike:
- * the wallet session both sign in with.
+ * the wallet session both sign in with. A message is accepted only with
+ * exactly these domain, origin (URI), chain and nonce (`verifySiweToken`).
  */
 export const registerNonceRoute = (
   app: VenueApp,
@@ -46,7 +48,7 @@ export const registerNonceRoute = (
         nonce,
         domain: deps.humanChat.siweDomain(),
         uri: deps.humanChat.origin(),
-        chainId: 8453 as const,
+        chainId: SIWE_CHAIN_ID,
         statement,
         expiresAt: expiresAt.toISOString(),
       })

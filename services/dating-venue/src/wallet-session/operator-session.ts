@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { and, eq, gt, lt, sql } from 'drizzle-orm'
-import { parseSiweMessage } from 'viem/siwe'
 import type { VenueDatabase } from '../db/open.ts'
-import { chatNonces, operatorSessions } from '../db/schema.ts'
+import { operatorSessions } from '../db/schema.ts'
+import { LOGIN_FAILURES } from '../login/login-failures.ts'
 import { encodeSiweAuthToken } from '../login/siwe-auth-token.ts'
 import { verifySiweToken } from '../login/verify-siwe-token.ts'
+import { takeNonce } from './wallet-session.ts'
 
 /** The console's session cookie: HttpOnly, SameSite=Strict, Secure outside local runs. */
 export const OPERATOR_COOKIE = 'venue_operator'
@@ -24,6 +25,8 @@ type OperatorDeps = {
   /** Lower-case operator wallets (VENUE_OPERATOR_WALLETS). */
   operatorWallets: readonly string[]
   siweDomain: () => string
+  /** The venue's origin, which the message's URI must be on. */
+  origin: () => string
 }
 
 const hash = (secret: string) => createHash('sha256').update(secret).digest('hex')
@@ -33,10 +36,10 @@ export type OperatorSignIn =
   | { ok: false; status: 401 | 403; error: string; reason?: string }
 
 /**
- * Signs an operator in with Sign-In with Ethereum: the message names our
- * domain, is fresh and signed by its address, its nonce is ours and unused
- * (consumed here), and the address is on the operator allow-list. Only the
- * secret's digest is stored; the secret goes to the cookie.
+ * Signs an operator in with Sign-In with Ethereum: every field of the
+ * message is checked as for the chat page (`verifySiweToken`), its nonce is
+ * ours and unused (spent here), and the address is on the operator
+ * allow-list. Only the secret's digest is stored; the secret goes to the cookie.
  */
 export const signInOperator = async (
   deps: OperatorDeps,
@@ -45,15 +48,13 @@ export const signInOperator = async (
   const verified = await verifySiweToken({
     authToken: encodeSiweAuthToken({ message, signature }),
     domain: deps.siweDomain(),
+    origin: deps.origin(),
+    useNonce: (nonce) => takeNonce(deps, nonce),
   })
   if (!verified.ok)
-    return { ok: false, status: 401, error: OPERATOR_ERRORS.signInFailed, reason: verified.reason }
-  const { nonce } = parseSiweMessage(message)
-  const used = await deps.database.db
-    .delete(chatNonces)
-    .where(and(eq(chatNonces.nonce, nonce ?? ''), gt(chatNonces.expiresAt, sql`now()`)))
-    .returning({ nonce: chatNonces.nonce })
-  if (used.length === 0) return { ok: false, status: 401, error: OPERATOR_ERRORS.unknownNonce }
+    return verified.reason === LOGIN_FAILURES.unknownNonce
+      ? { ok: false, status: 401, error: OPERATOR_ERRORS.unknownNonce }
+      : { ok: false, status: 401, error: OPERATOR_ERRORS.signInFailed, reason: verified.reason }
   const operator = verified.address!.toLowerCase()
   if (!deps.operatorWallets.includes(operator))
     return { ok: false, status: 403, error: OPERATOR_ERRORS.notOperator }

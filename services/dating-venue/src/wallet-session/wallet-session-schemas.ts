@@ -1,5 +1,6 @@
 import { SafeText } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
+import { SIWE_CHAIN_ID } from '../login/verify-siwe-token.ts'
 
 /** A one-time nonce and the fields of the SIWE message the chat page signs. */
 export const Nonce = z
@@ -7,7 +8,7 @@ export const Nonce = z
     nonce: z.string(),
     domain: z.string().openapi({ description: 'the domain the SIWE message must name' }),
     uri: z.string(),
-    chainId: z.literal(8453),
+    chainId: z.literal(SIWE_CHAIN_ID),
     statement: z.string(),
     expiresAt: z.string().openapi({ format: 'date-time' }),
   })

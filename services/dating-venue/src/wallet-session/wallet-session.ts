@@ -3,10 +3,10 @@ import { ApiError } from '@agents/service-kit'
 import { pgArray, rowsOf } from '@agents/service-kit/db'
 import { and, eq, gt, lt, sql } from 'drizzle-orm'
 import { getCookie } from 'hono/cookie'
-import { parseSiweMessage } from 'viem/siwe'
 import { coalesce, coalescedPer } from '../db/coalesce.ts'
 import type { VenueDatabase } from '../db/open.ts'
 import { chatNonces, chatSessions, chatWallets } from '../db/schema.ts'
+import { LOGIN_FAILURES } from '../login/login-failures.ts'
 import { encodeSiweAuthToken } from '../login/siwe-auth-token.ts'
 import { verifySiweToken } from '../login/verify-siwe-token.ts'
 import type { VenueContext, VenueMiddleware, VenueVariables } from '../venue-env.ts'
@@ -31,14 +31,28 @@ export const issueNonce = async ({ database }: ChatDeps) => {
   return { nonce, expiresAt }
 }
 
+/**
+ * Spends a nonce `issueNonce` gave out (the chat page's or the console's):
+ * true the first time, while it lives; false for a nonce this venue never
+ * issued, one that expired, or one already used.
+ */
+export const takeNonce = async ({ database }: Pick<ChatDeps, 'database'>, nonce: string) => {
+  const used = await database.db
+    .delete(chatNonces)
+    .where(and(eq(chatNonces.nonce, nonce), gt(chatNonces.expiresAt, sql`now()`)))
+    .returning({ nonce: chatNonces.nonce })
+  return used.length > 0
+}
+
 export type SignInOutcome =
   | { ok: true; wallet: string; secret: string; expiresAt: Date; attested: boolean }
   | { ok: false; status: 401; error: string; reason?: string }
 
 /**
- * Signs a wallet in: the EIP-4361 message names our domain, is fresh, is
- * signed by its address, and carries a nonce we issued and nobody used
- * (consumed here, once). The session's secret goes to the cookie only.
+ * Signs a wallet in: every field of the EIP-4361 message is checked
+ * (`verifySiweToken`: our domain, a URI on our origin, our chain, version
+ * 1, fresh, signed by its address) and its nonce is one we issued and
+ * nobody used (spent here, once). The session's secret goes to the cookie only.
  */
 export const signIn = async (
   deps: ChatDeps,
@@ -47,15 +61,13 @@ export const signIn = async (
   const verified = await verifySiweToken({
     authToken: encodeSiweAuthToken({ message, signature }),
     domain: deps.humanChat.siweDomain(),
+    origin: deps.humanChat.origin(),
+    useNonce: (nonce) => takeNonce(deps, nonce),
   })
   if (!verified.ok)
-    return { ok: false, status: 401, error: CHAT_ERRORS.signInFailed, reason: verified.reason }
-  const { nonce } = parseSiweMessage(message)
-  const used = await deps.database.db
-    .delete(chatNonces)
-    .where(and(eq(chatNonces.nonce, nonce ?? ''), gt(chatNonces.expiresAt, sql`now()`)))
-    .returning({ nonce: chatNonces.nonce })
-  if (used.length === 0) return { ok: false, status: 401, error: CHAT_ERRORS.unknownNonce }
+    return verified.reason === LOGIN_FAILURES.unknownNonce
+      ? { ok: false, status: 401, error: CHAT_ERRORS.unknownNonce }
+      : { ok: false, status: 401, error: CHAT_ERRORS.signInFailed, reason: verified.reason }
   const wallet = verified.address!.toLowerCase()
   const secret = randomBytes(32).toString('base64url')
   const expiresAt = new Date(Date.now() + deps.humanChat.sessionHours * 3_600_000)

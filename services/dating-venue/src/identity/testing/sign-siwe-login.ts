@@ -2,6 +2,7 @@ import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { type CreateSiweMessageParameters, createSiweMessage, generateSiweNonce } from 'viem/siwe'
 import { encodeSiweAuthToken } from '../../login/siwe-auth-token.ts'
+import { SIWE_CHAIN_ID } from '../../login/verify-siwe-token.ts'
 
 export type SignSiweLoginParameters = {
   domain: string
@@ -29,7 +30,7 @@ export const signSiweLogin = async ({
     address: account.address,
     uri: `https://${domain}/claim`,
     version: '1',
-    chainId: 1,
+    chainId: SIWE_CHAIN_ID,
     nonce: generateSiweNonce(),
     issuedAt: new Date(),
     statement: 'Sign in to the venue to claim your introduction.',
