@@ -5,6 +5,8 @@ import type { VenueDeps } from '../deps.ts'
 import { scriptPage } from '../http/script-page.ts'
 import { SECURITY } from '../openapi.ts'
 import type { VenueApp } from '../venue-env.ts'
+import { CHAT_ERRORS } from '../wallet-session/chat-errors.ts'
+import { refuseCrossSite } from '../wallet-session/cross-site.ts'
 import { registerNonceRoute } from '../wallet-session/nonce-route.ts'
 import { hasConsole, operatorOf, requireOperator } from '../wallet-session/operator-guard.ts'
 import {
@@ -13,6 +15,7 @@ import {
   OPERATOR_ERRORS,
   signInOperator,
 } from '../wallet-session/operator-session.ts'
+import { SignOutBody } from '../wallet-session/wallet-session-schemas.ts'
 import { adminSnapshot } from './admin-snapshot.ts'
 import { consolePage } from './console-page.ts'
 import {
@@ -113,8 +116,10 @@ export const registerConsoleRoutes = (app: VenueApp, deps: VenueDeps) => {
       path: '/api/operator/session/end',
       summary: 'Signs the console out (the session ends on the server too)',
       security: [],
+      request: { body: json(SignOutBody, 'an empty JSON object') },
       responses: {
         200: json(z.object({ ok: z.literal(true) }).openapi('SignedOut'), 'signed out'),
+        ...errors({ 400: 'invalid request', 403: CHAT_ERRORS.crossSite, 415: 'not JSON' }),
       },
     }),
     async (c) => {
@@ -122,6 +127,15 @@ export const registerConsoleRoutes = (app: VenueApp, deps: VenueDeps) => {
       if (secret) await endOperatorSession(deps, secret)
       deleteCookie(c, OPERATOR_COOKIE, cookie())
       return c.json({ ok: true as const })
+    },
+    {
+      // The console's CSRF rule, before the body is read: another origin is 403, not JSON 415.
+      middleware: [
+        async (c, next) => {
+          refuseCrossSite(c, deps.humanChat.origin())
+          await next()
+        },
+      ],
     },
   )
 

@@ -6,6 +6,7 @@ import { getAddress } from 'viem'
 import type { VenueDatabase } from '../db/open.ts'
 import { owners } from '../db/schema.ts'
 import { CHAT_ERRORS } from '../wallet-session/chat-errors.ts'
+import { refuseCrossSite } from '../wallet-session/cross-site.ts'
 import type { HumanChatSettings } from '../wallet-session/human-chat-settings.ts'
 import { CHAT_COOKIE, isAttested, walletOfChatSession } from '../wallet-session/wallet-session.ts'
 import type { Actor } from './actors.ts'
@@ -29,9 +30,7 @@ export const CHAT_ACTOR_ERRORS = {
 const chatWallet = async (deps: ChatSessionDeps, c: Context) => {
   const secret = getCookie(c, CHAT_COOKIE)
   if (!secret) return undefined
-  const origin = c.req.header('origin')
-  if (c.req.method !== 'GET' && origin !== undefined && origin !== deps.humanChat.origin())
-    throw new ApiError(403, CHAT_ERRORS.crossSite)
+  refuseCrossSite(c, deps.humanChat.origin())
   const wallet = await walletOfChatSession(deps, secret)
   if (!wallet) return undefined
   if (!(await isAttested(deps, wallet))) throw new ApiError(403, CHAT_ERRORS.attestationRequired)

@@ -4,6 +4,7 @@ import type { Context } from 'hono'
 import { getCookie } from 'hono/cookie'
 import type { VenueDeps } from '../deps.ts'
 import type { VenueContext, VenueMiddleware, VenueVariables } from '../venue-env.ts'
+import { refuseCrossSite } from './cross-site.ts'
 import { OPERATOR_COOKIE, OPERATOR_ERRORS, operatorOfSession } from './operator-session.ts'
 
 export type OperatorGuardDeps = Pick<
@@ -41,9 +42,7 @@ export const operatorOfRequest = async (
       : undefined
   const secret = getCookie(c, OPERATOR_COOKIE)
   if (!secret) return undefined
-  const origin = c.req.header('origin')
-  if (c.req.method !== 'GET' && origin !== undefined && origin !== deps.humanChat.origin())
-    throw new ApiError(403, 'cross-site request refused')
+  refuseCrossSite(c, deps.humanChat.origin())
   return operatorOfSession(deps, secret)
 }
 

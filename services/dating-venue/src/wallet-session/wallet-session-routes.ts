@@ -14,7 +14,7 @@ import {
   sessionCookie,
   signIn,
 } from './wallet-session.ts'
-import { AttestBody, Me, Nonce, SignInBody } from './wallet-session-schemas.ts'
+import { AttestBody, Me, Nonce, SignInBody, SignOutBody } from './wallet-session-schemas.ts'
 
 const chatSession = [{ chatSession: [] as string[] }]
 
@@ -101,9 +101,15 @@ export const registerWalletSessionRoutes = (app: VenueApp, deps: VenueDeps) => {
       path: '/api/chat/session/end',
       summary: 'Sign out: the session ends and its cookie is cleared',
       security: chatSession,
+      request: { body: json(SignOutBody, 'an empty JSON object') },
       responses: {
         200: json(z.object({ ok: z.literal(true) }), 'signed out'),
-        ...errors({ 401: CHAT_ERRORS.signInRequired, 403: CHAT_ERRORS.crossSite }),
+        ...errors({
+          400: 'invalid request',
+          401: CHAT_ERRORS.signInRequired,
+          403: CHAT_ERRORS.crossSite,
+          415: 'not JSON',
+        }),
       },
     }),
     async (c) => {

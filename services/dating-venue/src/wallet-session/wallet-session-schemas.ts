@@ -31,3 +31,10 @@ export const AttestBody = z
   .object({ adult: z.literal(true).openapi({ description: 'I am 18 or older' }) })
   .strict()
   .openapi('ChatAttestation')
+
+/**
+ * A sign-out's body: an empty JSON object. Signing out changes state, so it
+ * is JSON only like every other such POST (415 otherwise): no cross-site
+ * form can send it.
+ */
+export const SignOutBody = z.object({}).strict().openapi('SignOut')

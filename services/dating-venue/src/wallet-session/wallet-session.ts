@@ -11,6 +11,7 @@ import { encodeSiweAuthToken } from '../login/siwe-auth-token.ts'
 import { verifySiweToken } from '../login/verify-siwe-token.ts'
 import type { VenueContext, VenueMiddleware, VenueVariables } from '../venue-env.ts'
 import { CHAT_ERRORS } from './chat-errors.ts'
+import { refuseCrossSite } from './cross-site.ts'
 import type { HumanChatSettings } from './human-chat-settings.ts'
 
 /** The chat session cookie: HttpOnly, SameSite=Strict, Secure outside tests and local runs. */
@@ -140,9 +141,7 @@ export const requireChatWallet = (
   { adult = false }: { adult?: boolean } = {},
 ): VenueMiddleware =>
   async function chatWalletRequired(c, next) {
-    const origin = c.req.header('origin')
-    if (c.req.method !== 'GET' && origin !== undefined && origin !== deps.humanChat.origin())
-      throw new ApiError(403, CHAT_ERRORS.crossSite)
+    refuseCrossSite(c, deps.humanChat.origin())
     const secret = getCookie(c, CHAT_COOKIE)
     const session = secret ? await liveSessions(deps.database)(hash(secret)) : undefined
     if (!session || !secret) throw new ApiError(401, CHAT_ERRORS.signInRequired)
