@@ -6,6 +6,7 @@ import {
   json,
   type LimitRequestsParameters,
   mountMcp,
+  pageNonce,
 } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import type { MiddlewareHandler } from 'hono'
@@ -101,7 +102,7 @@ export const buildApp = (
       responses: { 200: { description: summary, content: { [type]: { schema: z.string() } } } },
     })
   app.get(page('/', 'Home page: boards and house policy', 'text/html'), (c) =>
-    c.html(homePage(deps.baseUrl())),
+    c.html(homePage(deps.baseUrl(), pageNonce(c))),
   )
   app.get(page('/skill', 'The skill document', 'text/markdown'), (c) =>
     c.body(skillMd(deps.baseUrl(), deps.refundsEmail), 200, markdown),

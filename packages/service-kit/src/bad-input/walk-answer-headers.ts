@@ -28,8 +28,10 @@ const NONCE = /script-src 'nonce-([A-Za-z0-9+/=]+)'/
  * method, and checks the headers every answer must carry, whatever its
  * status: `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY`,
  * `Referrer-Policy: no-referrer`, a Content-Security-Policy with
- * `frame-ancestors 'none'`; on an HTML answer a policy whose scripts run
- * only by a nonce, and every `<script>` of the page carrying that nonce.
+ * `frame-ancestors 'none'`; on an HTML answer a policy whose scripts and
+ * styles run only by a nonce, every `<script>` and `<style>` of the page
+ * carrying that nonce, and no inline style or event attribute (which that
+ * policy would block).
  *
  * @example
  * const { failures } = await walkAnswerHeaders({ baseUrl: server.url, pages: ['/'] })
@@ -65,11 +67,16 @@ export const walkAnswerHeaders = async ({
     if (!headers.get('content-type')?.startsWith('text/html')) return
     htmlPages++
     const nonce = NONCE.exec(policy)?.[1]
-    if (!nonce || /unsafe-inline|unsafe-eval/.test(/script-src[^;]*/.exec(policy)?.[0] ?? ''))
-      failures.push(`${label}: a page whose scripts do not run by nonce alone: ${policy}`)
-    for (const tag of text.match(/<script\b[^>]*>/gi) ?? [])
+    for (const directive of ['script-src', 'style-src']) {
+      const sources = new RegExp(`${directive}[^;]*`).exec(policy)?.[0] ?? ''
+      if (!nonce || !sources.includes(`'nonce-${nonce}'`) || /unsafe-/.test(sources))
+        failures.push(`${label}: a page whose ${directive} is not its nonce alone: ${policy}`)
+    }
+    for (const tag of text.match(/<(script|style)\b[^>]*>/gi) ?? [])
       if (!tag.includes(`nonce="${nonce}"`))
-        failures.push(`${label}: a script the policy does not allow: ${tag}`)
+        failures.push(`${label}: an element the policy does not allow: ${tag}`)
+    if (/\sstyle=|\son[a-z]+=/i.test(text))
+      failures.push(`${label}: an inline style or event attribute, which the policy blocks`)
   }
 
   for (const operation of listOperations(document)) {

@@ -17,19 +17,19 @@ export const SECURITY_HEADERS = {
 } as const
 
 /**
- * The policy of every HTML page: only the page's own inline script runs
- * (its nonce, new for each answer), it talks only to its own origin, forms
- * post only there, and nothing frames it. Inline styles are allowed: the
- * pages style elements with attributes, and a style cannot run code.
+ * The policy of every HTML page: only the page's own inline script and
+ * style run (their nonce, new for each answer), the script talks only to
+ * its own origin, forms post only there, and nothing frames the page.
  */
 const pagePolicy = (nonce: string) =>
-  `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`
+  `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`
 
 const newNonce = () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64')
 
 /**
- * The nonce of this answer's inline script: a page puts it on its
- * `<script nonce>`; the answer's Content-Security-Policy names it.
+ * The nonce of this answer's inline script and style: a page puts it on
+ * its `<script nonce>` and `<style nonce>`; the answer's
+ * Content-Security-Policy names it.
  *
  * @example return c.html(chatPage({ nonce: pageNonce(c) }))
  */

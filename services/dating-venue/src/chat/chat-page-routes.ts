@@ -51,7 +51,7 @@ export const registerChatPageRoutes = (app: VenueApp, deps: VenueDeps) => {
     responses: { 200: { description: 'HTML', content: { 'text/html': { schema: z.string() } } } },
   })
   app.get(pagePath, (c) => {
-    const { nonce, headers } = scriptPage()
+    const { nonce, headers } = scriptPage(c)
     return c.html(chatPage({ nonce }), 200, headers)
   })
 

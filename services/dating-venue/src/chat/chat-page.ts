@@ -15,7 +15,7 @@ import { TOPUP_CREDITS, TOPUP_MESSAGES, topupItem } from '../orders/topup-item.t
 export const chatPage = ({ nonce }: { nonce: string }) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>The matchmaker</title>
-<style>
+<style nonce="${escapeHtml(nonce)}">
 body{font:16px/1.5 system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1rem;color:#1d1d1f}
 button{font:inherit;padding:.5em 1.1em;border-radius:.4em;border:0;background:#6a3df0;color:#fff;cursor:pointer}
 button[disabled]{opacity:.5;cursor:default}

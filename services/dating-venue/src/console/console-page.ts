@@ -12,7 +12,7 @@ import { siweSignInScript } from '../http/siwe-page-script.ts'
 export const consolePage = ({ nonce }: { nonce: string }) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Venue console</title>
-<style>
+<style nonce="${escapeHtml(nonce)}">
 body{font:15px/1.45 system-ui,sans-serif;max-width:72rem;margin:1.5rem auto;padding:0 1rem;color:#1d1d1f}
 h1{margin:.2rem 0}h2{margin:1.6rem 0 .5rem;font-size:1.15rem}
 button{font:inherit;padding:.3em .9em;border-radius:.35em;border:1px solid #5a35d0;background:#6a3df0;color:#fff;cursor:pointer}

@@ -157,7 +157,7 @@ export const registerConsoleRoutes = (app: VenueApp, deps: VenueDeps) => {
       if (error instanceof ApiError && error.status === 401) status = 401
       else throw error
     })
-    const { nonce, headers } = scriptPage()
+    const { nonce, headers } = scriptPage(c)
     return c.html(consolePage({ nonce }), status, headers)
   })
 

@@ -27,7 +27,7 @@ export const claimPage = ({
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Claim your introduction</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#222}button,a.button{font:inherit;padding:.6em 1.2em;border-radius:.4em;border:0;background:#6a3df0;color:#fff;text-decoration:none;cursor:pointer}#status{margin-top:1.5rem}</style>
+<style nonce="${escapeHtml(nonce)}">body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#222}button,a.button{font:inherit;padding:.6em 1.2em;border-radius:.4em;border:0;background:#6a3df0;color:#fff;text-decoration:none;cursor:pointer}#status{margin-top:1.5rem}</style>
 </head><body>
 <h1>Your introduction is waiting</h1>
 <p>Someone's agent and yours agreed that the two of you should meet. Sign in, then pass a short 18+ identity and liveness check. Contact details are only shown once both of you are verified and both agree.</p>

@@ -172,7 +172,7 @@ export const registerEscalationRoutes = (app: VenueApp, deps: VenueDeps) => {
     responses: html('the page (an invalid token shows a notice)'),
   })
   app.get(claimPagePath, (c) => {
-    const { nonce, headers } = scriptPage()
+    const { nonce, headers } = scriptPage(c)
     return c.html(
       claimPage({ token: c.req.query('token') ?? '', loginUrl: deps.login.url, nonce }),
       200,

@@ -1,19 +1,13 @@
-import { randomBytes } from 'node:crypto'
+import { type AppEnv, pageNonce } from '@agents/service-kit'
+import type { Context } from 'hono'
 
 /**
- * A fresh nonce and the headers of a page that runs one inline script of
- * its own (the claim page, the chat page, the console): only that script
- * runs (CSP nonce), it talks only to this origin, nothing frames the page,
- * no referrer leaves it, and no cache keeps it.
+ * The nonce and headers of a page that runs one inline script of its own
+ * (the claim page, the chat page, the console): service-kit's page policy
+ * lets only the script carrying this answer's nonce run, talk only to this
+ * origin, and nothing frame the page or get its referrer; no cache keeps it.
  */
-export const scriptPage = () => {
-  const nonce = randomBytes(16).toString('base64')
-  return {
-    nonce,
-    headers: {
-      'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
-      'referrer-policy': 'no-referrer',
-      'cache-control': 'no-store',
-    },
-  }
-}
+export const scriptPage = <variables extends object>(c: Context<AppEnv<variables>>) => ({
+  nonce: pageNonce(c),
+  headers: { 'cache-control': 'no-store' },
+})

@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto'
-import { document, SafeText } from '@agents/service-kit'
+import { document, pageNonce, SafeText } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import { SECURITY } from '../openapi.ts'
 import type { VenueApp } from '../venue-env.ts'
@@ -24,21 +23,17 @@ export const registerIdentityDonePage = (app: VenueApp) => {
     },
     responses: { 200: { description: 'HTML', content: { 'text/html': { schema: z.string() } } } },
   })
-  app.get(path, (c) => {
-    const nonce = randomBytes(16).toString('base64')
-    return c.html(
+  app.get(path, (c) =>
+    c.html(
       identityDonePage({
         status: c.req.query('status'),
         verificationSessionId: c.req.query('verificationSessionId'),
-        nonce,
+        // Its style's; the page policy (service-kit) keeps its referrer from leaving.
+        nonce: pageNonce(c),
       }),
       200,
-      {
-        'content-security-policy': `default-src 'none'; style-src 'nonce-${nonce}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
-        // The query names the session: keep it out of other sites' logs and caches.
-        'referrer-policy': 'no-referrer',
-        'cache-control': 'no-store',
-      },
-    )
-  })
+      // The query names the session: keep it out of caches.
+      { 'cache-control': 'no-store' },
+    ),
+  )
 }
