@@ -32,11 +32,18 @@ export {
 } from './headers.ts'
 export { type PaymentsHealth, PaymentsHealthSchema, paymentsHealth } from './health.ts'
 export {
+  type AnonymizedPayment,
+  anonymizedReference,
+  anonymizePayments,
+  type PaymentsToAnonymize,
+} from './ledger/anonymize.ts'
+export {
   createPaymentLedger,
   type LedgerDatabase,
   type LedgerEntry,
   type LedgerTx,
   type PaymentLedger,
+  type PaymentLedgerOptions,
 } from './ledger/ledger.ts'
 export {
   LEDGER_STATES,

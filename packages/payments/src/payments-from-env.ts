@@ -85,7 +85,16 @@ const SOLANA_MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
  */
 export const paymentsFromEnv = (
   env: Record<string, string | undefined>,
-  { db, logger }: { db: LedgerDatabase; logger?: PaymentsLogger },
+  {
+    db,
+    logger,
+    anonymizationKey,
+  }: {
+    db: LedgerDatabase
+    logger?: PaymentsLogger
+    /** The service's key for erasure (`PaymentLedgerOptions`): none, no anonymizing. */
+    anonymizationKey?: Uint8Array | undefined
+  },
 ): PaymentsDeps & { reconcileIntervalMs: number; ready: Promise<void> } => {
   const parsed = PaymentsEnv.safeParse(
     Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')),
@@ -185,7 +194,7 @@ export const paymentsFromEnv = (
   const deps: PaymentsDeps & { reconcileIntervalMs: number; ready: Promise<void> } = {
     x402,
     ready,
-    ledger: createPaymentLedger(db),
+    ledger: createPaymentLedger(db, { anonymizationKey }),
     chain: createSettlementReader({
       baseRpcUrl: settings.PAYMENTS_BASE_RPC_URL,
       tempo: settings.PAYMENTS_TEMPO_RPC_URL

@@ -3,6 +3,12 @@ import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import type { ProductRefusal } from '../product-refusal.ts'
 import type { PaymentReceipt } from '../types.ts'
+import {
+  anonymizedReference,
+  anonymizePayments,
+  checkAnonymizationKey,
+  type PaymentsToAnonymize,
+} from './anonymize.ts'
 import { type LedgerRow, type LedgerState, paymentLedger } from './ledger-table.ts'
 
 // biome-ignore lint/suspicious/noExplicitAny: any service's schema
@@ -53,17 +59,29 @@ const jsonb = (value: unknown) => sql`${value == null ? null : JSON.stringify(va
  * The claim's insert: a new row, or a failed reference (nothing moved) taken
  * again, keeping its count of settle calls (this one's added when it is
  * about to settle). Returns `settleAttempts` and `afresh` (xmax is 0 only on
- * a row version this statement inserted). Written as SQL rather than with
- * the query builder, which spent 0.5 ms of CPU building it on every paid
- * request (bench/README.md).
+ * a row version this statement inserted). With `anonymized` (the keyed hash
+ * of the reference), nothing is written when an erasure left the payment on
+ * record under it. Written as SQL rather than with the query builder, which
+ * spent 0.5 ms of CPU building it on every paid request (bench/README.md).
  */
-const claimStatement = (entry: LedgerEntry, state: 'claimed' | 'settling', leaseSeconds: number) =>
-  sql`insert into payment_ledger (reference, kind, request_key, rail, network, amount, pay_to,
+const claimStatement = (
+  entry: LedgerEntry,
+  state: 'claimed' | 'settling',
+  leaseSeconds: number,
+  anonymized: string | undefined,
+) => {
+  // Cast: in a SELECT list PostgreSQL would take an untyped parameter as text.
+  const row = sql`${entry.reference}::text, ${entry.kind}::text, ${entry.requestKey}::text,
+      ${entry.rail}::text, ${entry.network}::text, ${entry.amount.toString()}::bigint,
+      ${entry.payTo}::text, ${entry.payer}::text, ${jsonb(entry.proof)}, ${jsonb(entry.order)},
+      ${state}::text, ${lease(leaseSeconds)}, ${state === 'settling' ? 1 : 0}::int, ${touched}`
+  const source = anonymized
+    ? sql`select ${row}
+      where not exists (select 1 from payment_ledger where reference = ${anonymized})`
+    : sql`values (${row})`
+  return sql`insert into payment_ledger (reference, kind, request_key, rail, network, amount, pay_to,
       payer, proof, "order", state, lease_until, settle_attempts, updated_at)
-    values (${entry.reference}, ${entry.kind}, ${entry.requestKey}, ${entry.rail}, ${entry.network},
-      ${entry.amount.toString()}::bigint, ${entry.payTo}, ${entry.payer},
-      ${jsonb(entry.proof)}, ${jsonb(entry.order)},
-      ${state}, ${lease(leaseSeconds)}, ${state === 'settling' ? 1 : 0}, ${touched})
+    ${source}
     on conflict (reference) do update set kind = excluded.kind, request_key = excluded.request_key,
       rail = excluded.rail, network = excluded.network, amount = excluded.amount,
       pay_to = excluded.pay_to, payer = excluded.payer, proof = excluded.proof,
@@ -72,6 +90,14 @@ const claimStatement = (entry: LedgerEntry, state: 'claimed' | 'settling', lease
       settle_attempts = payment_ledger.settle_attempts + ${state === 'settling' ? 1 : 0}
     where payment_ledger.state = 'failed'
     returning settle_attempts as "settleAttempts", (xmax = 0) as afresh`
+}
+
+/** The claim found the payment on record anonymized: the claim it wrote is undone. */
+class AlreadyErased extends Error {
+  constructor(readonly row: LedgerRow) {
+    super('already on record, anonymized')
+  }
+}
 
 class Refused extends Error {
   constructor(readonly refusal: ProductRefusal) {
@@ -79,12 +105,45 @@ class Refused extends Error {
   }
 }
 
+export type PaymentLedgerOptions = {
+  /**
+   * The key of the keyed hash an erased payment's reference becomes
+   * (`anonymizePayments`; at least 32 bytes, the same on every replica and
+   * never changed). With it a payment is one-use under either form: the
+   * claim and `get` also look for the keyed hash of the reference.
+   */
+  anonymizationKey?: Uint8Array | undefined
+}
+
 /**
  * The payment ledger's transitions. Every transition is one conditional
  * UPDATE (or a transaction holding the row), so racing requests on any
  * number of replicas agree on who does what.
  */
-export const createPaymentLedger = (db: LedgerDatabase) => {
+export const createPaymentLedger = (
+  db: LedgerDatabase,
+  { anonymizationKey }: PaymentLedgerOptions = {},
+) => {
+  const key = anonymizationKey && checkAnonymizationKey(anonymizationKey)
+  const anonymizedOf = (reference: string) => key && anonymizedReference(key, reference)
+  const needKey = () => {
+    if (!key) throw new Error('the payment ledger has no anonymization key')
+    return key
+  }
+  /** The row of a reference, as sold or anonymized (the one as sold first). */
+  const onRecord = async (client: LedgerDatabase | LedgerTx, reference: string) => {
+    const anonymized = anonymizedOf(reference)
+    const rows = await client
+      .select()
+      .from(paymentLedger)
+      .where(
+        anonymized
+          ? inArray(paymentLedger.reference, [reference, anonymized])
+          : eq(paymentLedger.reference, reference),
+      )
+    return rows.find((row) => row.reference === reference) ?? rows[0]
+  }
+
   const markSettled = (reference: string, receipt: PaymentReceipt) =>
     db
       .update(paymentLedger)
@@ -131,8 +190,19 @@ export const createPaymentLedger = (db: LedgerDatabase) => {
 
   return {
     db,
-    get: async (reference: string) =>
-      (await db.select().from(paymentLedger).where(eq(paymentLedger.reference, reference)))[0],
+    /** The row of a reference; with an anonymization key, also the row an erasure left of it. */
+    get: (reference: string) => onRecord(db, reference),
+
+    /** The keyed hash `anonymizePayments` gives this reference (this ledger's key). */
+    anonymizedReference: (reference: string) => anonymizedReference(needKey(), reference),
+
+    /**
+     * Erasure in the caller's transaction (`anonymizePayments`, this
+     * ledger's key): the matching rows keep their amounts and lose their
+     * payer; the same payment presented again is still refused as used.
+     */
+    anonymize: (tx: LedgerTx, payments: PaymentsToAnonymize) =>
+      anonymizePayments(tx, needKey(), payments),
 
     /**
      * Writes the row, leased, and, in the same transaction, lets the
@@ -140,8 +210,10 @@ export const createPaymentLedger = (db: LedgerDatabase) => {
      * sends the settle call next (the payment was verified first), else
      * `claimed`. A reference that failed before (nothing moved) is claimed
      * afresh, keeping its count of settle calls: a settle sent before is
-     * always checked on-chain. Any other existing row is handed back.
-     * A claim the payment's check then refuses is `withdraw`n.
+     * always checked on-chain. Any other existing row is handed back,
+     * the row an erasure anonymized included (its request key is cleared,
+     * so the sale refuses it as used). A claim the payment's check then
+     * refuses is `withdraw`n.
      */
     claim: async (
       entry: LedgerEntry,
@@ -155,21 +227,35 @@ export const createPaymentLedger = (db: LedgerDatabase) => {
         state?: 'claimed' | 'settling'
       },
     ): Promise<ClaimResult> => {
-      const insert = claimStatement(entry, state, leaseSeconds)
+      const anonymized = anonymizedOf(entry.reference)
+      const insert = claimStatement(entry, state, leaseSeconds, anonymized)
       const write = async (client: LedgerDatabase | LedgerTx): Promise<ClaimResult> => {
         const [inserted] = rowsOf<{ settleAttempts: number; afresh: boolean }>(
           await client.execute(insert),
         )
-        if (inserted)
-          return { kind: 'new', settleAttempts: inserted.settleAttempts, afresh: inserted.afresh }
-        const [row] = await client
-          .select()
-          .from(paymentLedger)
-          .where(eq(paymentLedger.reference, entry.reference))
-        return { kind: 'existing', row: row! }
+        if (!inserted) return { kind: 'existing', row: (await onRecord(client, entry.reference))! }
+        if (anonymized && inserted.afresh) {
+          // PostgreSQL: an erasure that renamed this reference while the insert waited on its
+          // row committed after the insert's snapshot; a statement of its own sees it.
+          const [erased] = rowsOf(
+            await client.execute(sql`select 1 from payment_ledger where reference = ${anonymized}`),
+          )
+          if (erased) throw new AlreadyErased((await onRecord(client, anonymized))!)
+        }
+        return { kind: 'new', settleAttempts: inserted.settleAttempts, afresh: inserted.afresh }
       }
-      // Without a hold the claim is one statement: no transaction to open and commit.
-      if (!hold) return write(db)
+      // Without a hold the claim is one statement (a second, a read, for a new payment with an
+      // anonymization key): no transaction to open and commit.
+      if (!hold)
+        return write(db).catch(async (error: unknown) => {
+          if (!(error instanceof AlreadyErased)) throw error
+          await db
+            .delete(paymentLedger)
+            .where(
+              and(eq(paymentLedger.reference, entry.reference), eq(paymentLedger.state, state)),
+            )
+          return { kind: 'existing', row: error.row }
+        })
       try {
         return await db.transaction(async (tx) => {
           const claimed = await write(tx)
@@ -180,6 +266,7 @@ export const createPaymentLedger = (db: LedgerDatabase) => {
         })
       } catch (error) {
         if (error instanceof Refused) return { kind: 'refused', refusal: error.refusal }
+        if (error instanceof AlreadyErased) return { kind: 'existing', row: error.row }
         throw error
       }
     },
