@@ -32,3 +32,17 @@ it('takes BASE_URL as an http(s) origin, without a trailing slash', () => {
     'BASE_URL: expected an origin only (scheme, host, port): no path, query, fragment or credentials',
   ])
 })
+
+it('refuses to start in production without VENUE_ERASURE_KEY, and takes only 32 bytes in base64', () => {
+  const erasureKeyProblems = (env: Record<string, string>) =>
+    problemsOf(env).filter((problem) => problem.startsWith('VENUE_ERASURE_KEY:'))
+  expect(erasureKeyProblems({ NODE_ENV: 'production' })).toEqual([
+    'VENUE_ERASURE_KEY: required in production: erased payments are recognised by it on every replica, across restarts',
+  ])
+  const key = Buffer.alloc(32, 1).toString('base64')
+  expect(erasureKeyProblems({ NODE_ENV: 'production', VENUE_ERASURE_KEY: key })).toEqual([])
+  expect(erasureKeyProblems({ VENUE_ERASURE_KEY: Buffer.alloc(16).toString('base64') })).toEqual([
+    'VENUE_ERASURE_KEY: expected 32 bytes, base64',
+  ])
+  expect(erasureKeyProblems({ NODE_ENV: 'test' })).toEqual([])
+})

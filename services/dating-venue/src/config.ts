@@ -50,6 +50,11 @@ export const VenueConfig = z
       .string()
       .refine((value) => Buffer.from(value, 'base64').length === 32, 'expected 32 bytes, base64')
       .optional(),
+    /** 32 bytes, base64: keys the hash an erased payment's reference becomes. Required in production. */
+    VENUE_ERASURE_KEY: z
+      .string()
+      .refine((value) => Buffer.from(value, 'base64').length === 32, 'expected 32 bytes, base64')
+      .optional(),
     VENUE_NONCE_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(600),
     /** Hosts a callback URL may use over http or on a private address: tests and local setups only. */
     VENUE_CALLBACK_ALLOW_HOSTS: CommaList,
@@ -137,6 +142,7 @@ export const VenueConfig = z
         context.addIssue({ code: 'custom', path: [key], message: `required in production: ${why}` })
     }
     require('VENUE_CONTACT_KEY', 'contactRef is sealed with it')
+    require('VENUE_ERASURE_KEY', 'erased payments are recognised by it on every replica, across restarts')
     require('DATABASE_URL', 'replicas share one PostgreSQL')
     require('VENUE_ADMIN_TOKEN', 'the operator console must be protected')
     require('VENUE_SIGNING_KEY', 'agents verify what the venue sends with one stable key')

@@ -58,21 +58,38 @@ export type Venue = RunningServer & {
 const RECONCILE_LOCK = 7_246_104
 
 /**
- * The contactRef key: configured (required in production), else one kept
- * beside the PGlite data so a local venue can still open its own rows after
- * a restart; with nowhere to keep it, one per process.
+ * A 32-byte key of the venue's: configured (required in production), else
+ * one kept in `DATA_DIR/<file>` so a local venue on PGlite keeps it across
+ * restarts; with nowhere to keep it (PostgreSQL, or data in memory), one
+ * per process.
  */
-const contactKey = (config: VenueConfig, logger: Logger) => {
-  if (config.VENUE_CONTACT_KEY) return Buffer.from(config.VENUE_CONTACT_KEY, 'base64')
-  logger.warn('VENUE_CONTACT_KEY unset: using a local development key')
+const keptKey = (
+  config: VenueConfig,
+  logger: Logger,
+  { setting, file }: { setting: 'VENUE_CONTACT_KEY' | 'VENUE_ERASURE_KEY'; file: string },
+) => {
+  const configured = config[setting]
+  if (configured) return Buffer.from(configured, 'base64')
+  logger.warn(`${setting} unset: using a local development key`)
   if (config.DATABASE_URL || config.DATA_DIR.startsWith('memory://')) return randomBytes(32)
-  const file = join(config.DATA_DIR, 'contact.key')
-  if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64')
+  const path = join(config.DATA_DIR, file)
+  if (existsSync(path)) return Buffer.from(readFileSync(path, 'utf8').trim(), 'base64')
   mkdirSync(config.DATA_DIR, { recursive: true })
   const key = randomBytes(32)
-  writeFileSync(file, key.toString('base64'), { mode: 0o600 })
+  writeFileSync(path, key.toString('base64'), { mode: 0o600 })
   return key
 }
+
+/** The contactRef key (AES-256-GCM seals contactRef at rest). */
+const contactKey = (config: VenueConfig, logger: Logger) =>
+  keptKey(config, logger, { setting: 'VENUE_CONTACT_KEY', file: 'contact.key' })
+
+/**
+ * The erasure key: an erased payment's reference becomes its keyed hash
+ * under it, and the ledger recognises that payment presented again by it.
+ */
+const erasureKey = (config: VenueConfig, logger: Logger) =>
+  keptKey(config, logger, { setting: 'VENUE_ERASURE_KEY', file: 'erasure.key' })
 
 /** The kept index's snapshot directory: beside the data unless the data is in memory. */
 const matchPoolDir = (config: VenueConfig) =>
@@ -91,7 +108,11 @@ export const startVenue = async (
     dataDir: config.DATA_DIR,
     poolMax: config.DATABASE_POOL_MAX,
   })
-  const payments = paymentsFromEnv(env, { db: database.db, logger })
+  const payments = paymentsFromEnv(env, {
+    db: database.db,
+    logger,
+    anonymizationKey: erasureKey(config, logger),
+  })
   let baseUrl = config.BASE_URL ?? `http://${config.HOST}:${config.PORT}`
   // A SIWE login token names the venue's origin and spends a nonce the venue issued, as the chat page's sign-in does.
   const verifyLogin = createLoginVerifier(

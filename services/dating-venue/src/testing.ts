@@ -69,6 +69,7 @@ export const testVenueEnv = async ({
     VENUE_CALLBACK_ALLOW_HOSTS: 'localhost,127.0.0.1',
     VENUE_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     VENUE_CONTACT_KEY: Buffer.alloc(32, 7).toString('base64'),
+    VENUE_ERASURE_KEY: Buffer.alloc(32, 9).toString('base64'),
     VENUE_BEAT_INTERVAL_MS: '0',
     EMBEDDINGS_THREADS: '1',
     ...GENEROUS_TEST_LIMITS,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import type { PaymentLedger } from '@agents/payments'
 import { type AnyTransaction, pgArray, rowsOf } from '@agents/service-kit/db'
 import { type SQL, sql } from 'drizzle-orm'
 import { releaseSeat } from '../admission/seats.ts'
@@ -33,6 +34,68 @@ const namesHandle = (text: string, handle: string) => {
   return false
 }
 
+/**
+ * The orders of an erased owner, and those of its anonymized payments: the
+ * owner, transaction and failure reason cleared, each payment reference
+ * replaced by its keyed hash (`anonymized`: reference to hash), an id built
+ * from a reference (`<kind>:<reference>`) rebuilt from the hash, and a
+ * report's id (`cr:<ownerId>:...`, it names the owner) renamed
+ * `cr:erased:<random uuid>`; revenue and credits follow the id. Answers the
+ * ids the orders had.
+ */
+const anonymizeOrders = async (
+  tx: AnyTransaction,
+  ownerId: number,
+  anonymized: ReadonlyMap<string, string>,
+) => {
+  const references = texts([...anonymized.keys()])
+  const rows = rowsOf<{
+    id: string
+    payment_reference: string | null
+    settling_reference: string | null
+  }>(
+    await tx.execute(sql`
+      SELECT id, payment_reference, settling_reference FROM orders
+      WHERE owner_id = ${ownerId} OR id LIKE ${`cr:${ownerId}:%`}
+         OR payment_reference = ANY(${references}) OR settling_reference = ANY(${references})
+         OR substr(id, strpos(id, ':') + 1) = ANY(${references})
+      FOR UPDATE`),
+  )
+  const swap = (reference: string | null) =>
+    reference === null ? '' : (anonymized.get(reference) ?? reference)
+  const renamed = rows.map((row) => {
+    const colon = row.id.indexOf(':')
+    const hashed = anonymized.get(row.id.slice(colon + 1))
+    return {
+      from: row.id,
+      to: row.id.startsWith(`cr:${ownerId}:`)
+        ? `cr:erased:${randomUUID()}`
+        : hashed
+          ? `${row.id.slice(0, colon)}:${hashed}`
+          : row.id,
+      payment: swap(row.payment_reference),
+      settling: swap(row.settling_reference),
+    }
+  })
+  const from = texts(renamed.map((order) => order.from))
+  const to = texts(renamed.map((order) => order.to))
+  await tx.execute(sql`
+    UPDATE orders AS o
+    SET id = m.to_id, payment_reference = nullif(m.payment, ''),
+        settling_reference = nullif(m.settling, ''), transaction = NULL, failure_reason = NULL,
+        owner_id = CASE WHEN o.owner_id = ${ownerId} THEN NULL ELSE o.owner_id END
+    FROM unnest(${from}, ${to}, ${texts(renamed.map((order) => order.payment))},
+                ${texts(renamed.map((order) => order.settling))})
+      AS m(from_id, to_id, payment, settling)
+    WHERE o.id = m.from_id`)
+  for (const table of ['revenue', 'credit_events'] as const)
+    await tx.execute(sql`
+      UPDATE ${sql.identifier(table)} AS t SET order_id = m.to_id
+      FROM unnest(${from}, ${to}) AS m(from_id, to_id)
+      WHERE t.order_id = m.from_id AND m.from_id <> m.to_id`)
+  return renamed.map((order) => order.from)
+}
+
 /** The partner of each couple ending, to tell after the erasure commits. */
 type Partner = { coupleId: number; personaId: number; handle: string }
 
@@ -47,6 +110,7 @@ type Partner = { coupleId: number; personaId: number; handle: string }
  */
 const eraseInTransaction = async (
   tx: AnyTransaction,
+  ledger: PaymentLedger,
   ownerId: number,
   recorded: { by: ErasedBy; operator?: string },
 ) => {
@@ -55,7 +119,8 @@ const eraseInTransaction = async (
     sql`SELECT wallet FROM owners WHERE id = ${ownerId} FOR UPDATE`,
   )
   if (!owner) return undefined
-  const wallet = owner.wallet
+  // Chat tables, credits and request keys hold an EVM wallet in lower case.
+  const wallet = owner.wallet.startsWith('0x') ? owner.wallet.toLowerCase() : owner.wallet
   const personas = await run<{ id: number; handle: string; status: string }>(
     sql`SELECT id, handle, status FROM personas WHERE owner_id = ${ownerId} FOR UPDATE`,
   )
@@ -123,7 +188,9 @@ const eraseInTransaction = async (
     .map((post) => post.id)
   await tx.execute(sql`DELETE FROM posts WHERE id = ANY(${sql`${pgArray(named)}::bigint[]`})`)
 
-  // Orders stay as anonymous amounts; a report's order id names the owner, so it is renamed.
+  // Orders and payments stay as anonymous amounts. A payment's reference (and every order id
+  // built from it) names or points at the paying wallet: the ledger replaces it by its keyed
+  // hash (the payments package's anonymizePayments), and each copy here follows.
   const orders = await run<{
     id: string
     payment_reference: string | null
@@ -132,20 +199,6 @@ const eraseInTransaction = async (
     sql`SELECT id, payment_reference, settling_reference FROM orders
         WHERE owner_id = ${ownerId} OR id LIKE ${`cr:${ownerId}:%`}`,
   )
-  const renamed = orders
-    .filter((order) => order.id.startsWith(`cr:${ownerId}:`))
-    .map((order) => ({ from: order.id, to: `cr:erased:${randomUUID()}` }))
-  for (const { from, to } of renamed) {
-    await tx.execute(sql`UPDATE orders SET id = ${to} WHERE id = ${from}`)
-    await tx.execute(sql`UPDATE revenue SET order_id = ${to} WHERE order_id = ${from}`)
-    await tx.execute(sql`UPDATE credit_events SET order_id = ${to} WHERE order_id = ${from}`)
-  }
-  const orderIds = orders.map((order) => order.id)
-  await tx.execute(sql`
-    UPDATE orders SET owner_id = NULL, transaction = NULL
-    WHERE owner_id = ${ownerId} OR id = ANY(${texts(renamed.map((r) => r.to))})`)
-
-  // The payment ledger keeps reference, kind, rail, network, amount, payee and dates.
   const heartReferences = (
     await run<{ payment_reference: string }>(
       sql`SELECT payment_reference FROM heart_files WHERE owner_id = ${ownerId}`,
@@ -155,18 +208,31 @@ const eraseInTransaction = async (
     ...heartReferences,
     ...orders.flatMap((order) => [order.payment_reference, order.settling_reference]),
   ].filter((reference): reference is string => Boolean(reference))
+  const anonymized = new Map(
+    (
+      await ledger.anonymize(tx, {
+        references,
+        payers: [wallet],
+        requestKeys: orders.map((order) => `report:${order.id}`),
+        requestKeyPrefixes: [
+          ...['ask', 'topup', 'submit-doc'].map((kind) => `${kind}:${wallet}:`),
+          ...personaIds.map((id) => `featured:${id}:`),
+          ...endpointIds.map((id) => `ask:agent:${id}:`),
+        ],
+      })
+    ).map((payment) => [payment.reference, payment.anonymized]),
+  )
+  // A reference of the owner's with no ledger row (a payment withdrawn, a legacy receipt).
+  for (const reference of references)
+    if (!reference.startsWith('erased:') && !anonymized.has(reference))
+      anonymized.set(reference, ledger.anonymizedReference(reference))
+  const orderIds = await anonymizeOrders(tx, ownerId, anonymized)
+  // Another owner's doc this wallet paid for keeps its reference's hash too.
   await tx.execute(sql`
-    UPDATE payment_ledger
-    SET payer = '', proof = '{}'::jsonb, "order" = NULL, receipt = NULL, fulfilment = NULL,
-        detail = NULL, request_key = ''
-    WHERE reference = ANY(${texts(references)})
-       OR lower(payer) = ${wallet}
-       OR request_key LIKE ${`ask:${wallet}:%`}
-       OR request_key = ANY(${texts(orderIds.map((id) => `report:${id}`))})
-       OR request_key LIKE ANY(${texts([
-         ...personaIds.map((id) => `featured:${id}:%`),
-         ...endpointIds.map((id) => `ask:agent:${id}:%`),
-       ])})`)
+    UPDATE heart_files AS h SET payment_reference = m.anonymized
+    FROM unnest(${texts([...anonymized.keys()])}, ${texts([...anonymized.values()])})
+      AS m(reference, anonymized)
+    WHERE h.payment_reference = m.reference`)
 
   // Events that name the owner, its personas, endpoints, couples, orders or wallet.
   await tx.execute(sql`
@@ -223,7 +289,9 @@ export const eraseOwner = async (
   { ownerId, by, operator }: { ownerId: number; by: ErasedBy; operator?: string },
 ): Promise<ErasureAnswer | undefined> => {
   const recorded = { by, ...(operator ? { operator } : {}) }
-  const done = await deps.database.db.transaction((tx) => eraseInTransaction(tx, ownerId, recorded))
+  const done = await deps.database.db.transaction((tx) =>
+    eraseInTransaction(tx, deps.payments.ledger, ownerId, recorded),
+  )
   if (!done) return undefined
   // The matchmaker's kept index holds the personas' vectors: out of it now, not at the next beat.
   for (const personaId of done.personaIds) deps.matchPool.erase(personaId)

@@ -1,15 +1,19 @@
-import { randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import { createServer } from 'node:http'
+import type { LedgerEntry, PaidItem, PaymentReceipt } from '@agents/payments'
 import { testBackends } from '@agents/service-kit/db'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { getAddress } from 'viem'
+import { type Address, getAddress } from 'viem'
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { formatCredential, newSecret } from '../credentials/credentials.ts'
+import type { VenueDeps } from '../deps.ts'
 import { createLocalIdp, type LocalIdp } from '../identity/testing/local-idp.ts'
 import { createLocalIssuer, type LocalIssuer } from '../identity/testing/local-issuer.ts'
+import { heartFileItem } from '../intake/heart-file-item.ts'
+import { chatDocItem } from '../intake/submit-doc-item.ts'
 import { storeExchange } from '../matchmaker/messages.ts'
+import { topupItem } from '../orders/topup-item.ts'
 import type { Venue } from '../start.ts'
 import { createAgent, createOwner } from '../test-helpers.ts'
 import { signInToChat } from '../testing/chat-fixtures.ts'
@@ -20,6 +24,7 @@ import {
   TEST_DATABASE_URL,
   VENUE_TEST_DATABASE,
 } from '../testing.ts'
+import { columnsHolding as columnsHoldingIn, PAYER_COLUMNS } from './testing/columns-holding.ts'
 
 // Markers are vowel-only or plain words: the safety check holds digit runs and profanity.
 const HEART_A = {
@@ -35,6 +40,8 @@ const CONTACT_B = 'telegram: uoiea-private-pointer'
 const DRAFT_A = 'I collect ueoai sea glass along the northern shore.'
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
+const USDC = '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913'
+const PAYEE = '0x00000000000000000000000000000000000fee00'
 const operatorAccount = privateKeyToAccount(generatePrivateKey())
 
 describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
@@ -99,47 +106,90 @@ describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
     const sql = async <row = Record<string, unknown>>(text: string, params: unknown[] = []) =>
       (await venue.deps.database.client.query(text, params)).rows as row[]
 
-    /** An owner keyed by a wallet whose key the test holds (it signs in to the chat), with a doc. */
+    /**
+     * A payment as a sale leaves it once the facilitator has settled it: claimed in the ledger
+     * (with the item's hold), then delivered with the item's own fulfilment (its order, revenue
+     * and goods), under the reference the x402 rail builds from the payer's EIP-3009
+     * authorization. This tier has no chain (the chain tier pays through HTTP:
+     * erasure-payments.chain.test.ts).
+     */
+    const payThroughLedger = async <order, fulfilment>(
+      item: PaidItem<VenueDeps, order, fulfilment>,
+      order: order,
+      payer: Address,
+      requestKey: string,
+    ) => {
+      const nonce = `0x${randomBytes(32).toString('hex')}` as const
+      const reference = `x402:eip155:8453:${USDC}:${payer.toLowerCase()}:${nonce}`
+      const amount = item.price!.amount
+      const entry: LedgerEntry = {
+        reference,
+        kind: item.kind,
+        requestKey,
+        rail: 'x402',
+        network: 'eip155:8453',
+        amount,
+        payTo: PAYEE,
+        payer: getAddress(payer),
+        proof: {
+          rail: 'x402',
+          network: 'eip155:8453',
+          asset: getAddress(USDC),
+          from: getAddress(payer),
+          nonce,
+          validBefore: String(Math.floor(Date.now() / 1000) + 600),
+          version: 1,
+        },
+        order,
+      }
+      const product = item.product(venue.deps)
+      const ledger = venue.deps.payments.ledger
+      const claimed = await ledger.claim(entry, {
+        leaseSeconds: 60,
+        state: 'settling',
+        hold: product.hold && ((tx) => product.hold!(tx, order, reference)),
+      })
+      expect(claimed.kind).toBe('new')
+      // As facilitators report them: the payer checksummed.
+      const receipt: PaymentReceipt = {
+        rail: 'x402',
+        version: 1,
+        network: 'eip155:8453',
+        payer: getAddress(payer),
+        amount: amount.toString(),
+        transaction: `0x${randomBytes(32).toString('hex')}`,
+        reference,
+      }
+      const { fulfilment } = await ledger.deliver(
+        reference,
+        (tx) => product.fulfil(tx, order, receipt),
+        { settled: receipt },
+      )
+      return { entry, fulfilment }
+    }
+
+    /** An owner keyed by the wallet that paid for its doc (the test holds its key: it signs in to the chat). */
     const member = async (
       contact: string,
       heart: object,
       account: PrivateKeyAccount,
       callbackUrl?: string,
     ) => {
-      const { secret, hash } = newSecret()
-      const [owner] = await sql<{ id: number }>(
-        `INSERT INTO owners (wallet, credential_hash) VALUES ($1, $2) RETURNING id`,
-        [account.address.toLowerCase(), hash],
+      const { fulfilment, entry: payment } = await payThroughLedger(
+        heartFileItem,
+        {
+          homeMarket: 'other',
+          activeMarket: 'remote',
+          researchOptin: 'none',
+          ageAttested: true,
+          contactRefSealed: venue.deps.sealer.seal(contact),
+          heart: heart as never,
+        },
+        account.address,
+        `heart-file:${randomUUID()}`,
       )
-      const ownerId = owner!.id
-      const credential = formatCredential('owner', ownerId, secret)
-      const paymentReference = randomUUID()
-      await sql(
-        `INSERT INTO heart_files (owner_id, home_market, active_market, research_optin, age_attested, contact_ref_sealed, heart, payment_reference)
-       VALUES ($1, 'other', 'remote', 'none', true, $2, $3, $4)`,
-        [ownerId, venue.deps.sealer.seal(contact), JSON.stringify(heart), paymentReference],
-      )
-      // The doc's payment as the ledger keeps it: the payer and the delivered doc.
-      await sql(
-        `INSERT INTO payment_ledger (reference, kind, request_key, state, rail, network, amount, pay_to, payer, proof, "order", fulfilment, settled_at, fulfilled_at)
-       VALUES ($1, 'doc_submit', 'heart-file:abc', 'settled', 'x402', 'base', 50000, '0xpayee', $2, $3, $4, $5, now(), now())`,
-        [
-          paymentReference,
-          account.address,
-          JSON.stringify({ from: account.address }),
-          JSON.stringify({ heart, ownerId }),
-          JSON.stringify({ ownerId }),
-        ],
-      )
-      await sql(
-        `INSERT INTO orders (id, kind, owner_id, status, amount_atomic, payment_reference, transaction)
-       VALUES ($1, 'doc_submit', $2, 'fulfilled', 50000, $3, $4)`,
-        [`doc_submit:${paymentReference}`, ownerId, paymentReference, `0x${'ab'.repeat(32)}`],
-      )
-      await sql(
-        `INSERT INTO revenue (order_id, kind, rail, amount_atomic, reserve_atomic) VALUES ($1, 'doc_submit', 'x402', 50000, 5000)`,
-        [`doc_submit:${paymentReference}`],
-      )
+      const ownerId = fulfilment.ownerId
+      const credential = venue.deps.sealer.open(fulfilment.ownerCredentialSealed!)
       const agent = await createAgent(venue, { ownerCredential: credential, ownerId }, callbackUrl)
       const handle = `erasee-${randomUUID().slice(0, 8)}`
       const persona = await call(
@@ -157,6 +207,7 @@ describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
         wallet: account.address.toLowerCase(),
         handle,
         personaId: persona.json.personaId as number,
+        payment,
       }
     }
     type Member = Awaited<ReturnType<typeof member>>
@@ -260,6 +311,32 @@ describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
         }
       }
       return found
+    }
+
+    const columnsHolding = (address: string) => columnsHoldingIn(venue, address)
+
+    /**
+     * A payment an erasure anonymized, presented to the ledger again (as a sale claims it):
+     * found under its keyed hash, with nothing of the payer, and nothing written.
+     */
+    const expectUsed = async (payment: LedgerEntry) => {
+      const ledger = venue.deps.payments.ledger
+      const [rows] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM payment_ledger`)
+      const again = await ledger.claim(payment, { leaseSeconds: 60, state: 'settling' })
+      expect(again).toMatchObject({
+        kind: 'existing',
+        row: {
+          reference: expect.stringMatching(/^erased:[0-9a-f]{64}$/),
+          payer: '',
+          requestKey: '',
+          state: 'settled',
+        },
+      })
+      if (again.kind === 'existing')
+        expect(again.row.reference).toBe(ledger.anonymizedReference(payment.reference))
+      expect(
+        (await sql<{ n: number }>(`SELECT count(*)::int AS n FROM payment_ledger`))[0],
+      ).toEqual(rows)
     }
 
     /** Every public answer that could show a member: boards, the floor, couples, the MCP tools. */
@@ -445,18 +522,20 @@ describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
       )
       // A paid report for A (its order id names the owner) and the credits of a refund for it.
       const reportOrder = `cr:${a.ownerId}:${coupleId}:2026-11-25`
+      const reportReference = `x402:eip155:8453:${USDC}:${a.wallet}:0x${randomBytes(32).toString('hex')}`
       await sql(
         `INSERT INTO payment_ledger (reference, kind, request_key, state, rail, network, amount, pay_to, payer, proof, "order", settled_at, fulfilled_at)
-       VALUES ('ref-report-a', 'compatibility_report', $1, 'settled', 'x402', 'base', 500000, '0xpayee', $2, '{}', $3, now(), now())`,
+       VALUES ($4, 'compatibility_report', $1, 'settled', 'x402', 'base', 500000, '0xpayee', $2, '{}', $3, now(), now())`,
         [
           `report:${reportOrder}`,
           a.wallet,
           JSON.stringify({ orderId: reportOrder, ownerId: a.ownerId }),
+          reportReference,
         ],
       )
       await sql(
-        `INSERT INTO orders (id, kind, owner_id, status, amount_atomic, payment_reference) VALUES ($1, 'compatibility_report', $2, 'fulfilled', 500000, 'ref-report-a')`,
-        [reportOrder, a.ownerId],
+        `INSERT INTO orders (id, kind, owner_id, status, amount_atomic, payment_reference) VALUES ($1, 'compatibility_report', $2, 'fulfilled', 500000, $3)`,
+        [reportOrder, a.ownerId, reportReference],
       )
       await sql(
         `INSERT INTO revenue (order_id, kind, rail, amount_atomic, reserve_atomic) VALUES ($1, 'compatibility_report', 'x402', 500000, 50000)`,
@@ -488,7 +567,15 @@ describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
       const totalsBefore = await accounting()
       const [seatsBefore] = await sql<{ used: number }>(`SELECT used FROM capacity WHERE id = 1`)
 
-      // The scan can fail: before the erasure it finds A in the tables and in the public answers.
+      // The scan can fail: before the erasure it finds A in the tables and in the public answers,
+      // and the wallet that paid for its doc and its report in every column that keeps a payment.
+      expect(await columnsHolding(a.account.address)).toEqual(
+        expect.arrayContaining([
+          ...PAYER_COLUMNS,
+          'owners.wallet',
+          'heart_files.payment_reference',
+        ]),
+      )
       const before = await scanTables(a, traces)
       for (const where of [
         'owners.id',
@@ -544,12 +631,39 @@ describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
 
       expect(await scanTables(a, traces)).toEqual([])
       expect(await scanRoutes(a, traces, routes)).toEqual([])
+      expect(await columnsHolding(a.account.address)).toEqual([])
+      // Its doc's payment, presented again, is still on record as used (the keyed hash).
+      await expectUsed(a.payment)
 
       // Revenue stays as anonymous amounts; the seat A held is free.
       expect(await accounting()).toEqual(totalsBefore)
       expect(
-        await sql(`SELECT id, owner_id FROM orders WHERE kind = 'compatibility_report'`),
-      ).toEqual([{ id: expect.stringMatching(/^cr:erased:[0-9a-f-]{36}$/), owner_id: null }])
+        await sql(
+          `SELECT id, owner_id, payment_reference FROM orders WHERE kind = 'compatibility_report'`,
+        ),
+      ).toEqual([
+        {
+          id: expect.stringMatching(/^cr:erased:[0-9a-f-]{36}$/),
+          owner_id: null,
+          payment_reference: venue.deps.payments.ledger.anonymizedReference(reportReference),
+        },
+      ])
+      // Its doc's order is named by its payment's keyed hash, and its revenue follows it.
+      const docOrder = `doc_submit:${venue.deps.payments.ledger.anonymizedReference(a.payment.reference)}`
+      expect(
+        await sql(
+          `SELECT o.owner_id, o.transaction, o.payment_reference, r.amount_atomic::text AS amount
+             FROM orders o JOIN revenue r ON r.order_id = o.id WHERE o.id = $1`,
+          [docOrder],
+        ),
+      ).toEqual([
+        {
+          owner_id: null,
+          transaction: null,
+          payment_reference: docOrder.slice('doc_submit:'.length),
+          amount: '1000000',
+        },
+      ])
       expect((await sql<{ used: number }>(`SELECT used FROM capacity WHERE id = 1`))[0]!.used).toBe(
         seatsBefore!.used - 1,
       )
@@ -633,6 +747,107 @@ describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
       } finally {
         hook.close()
       }
+    }, 60_000)
+
+    it('an agent-represented owner erased by its credential: no column of any table holds the wallet that paid for its doc', async () => {
+      const m = await member(
+        'signal: oiuae-paid',
+        HEART_A,
+        privateKeyToAccount(generatePrivateKey()),
+      )
+      expect(await columnsHolding(m.account.address)).toEqual(
+        expect.arrayContaining([
+          ...PAYER_COLUMNS,
+          'owners.wallet',
+          'heart_files.payment_reference',
+        ]),
+      )
+      const revenueBefore = await sql(`SELECT sum(amount_atomic)::text AS sum FROM revenue`)
+      expect(
+        (await call('DELETE', `/api/owners/${m.ownerId}`, undefined, bearer(m.credential))).json,
+      ).toMatchObject({ erased: true, ownerId: m.ownerId })
+      expect(await columnsHolding(m.account.address)).toEqual([])
+      expect(await sql(`SELECT sum(amount_atomic)::text AS sum FROM revenue`)).toEqual(
+        revenueBefore,
+      )
+      await expectUsed(m.payment)
+    }, 60_000)
+
+    it('a chat-page human erased by its session: no column of any table holds the wallets that paid for its doc and its credits', async () => {
+      const human = privateKeyToAccount(generatePrivateKey())
+      const friend = privateKeyToAccount(generatePrivateKey())
+      const chat = await signInToChat(venue.url, { account: human })
+      const handle = `chatter-${randomUUID().slice(0, 8)}`
+      // Its doc, paid by a friend's wallet (the owner is the signed-in one), and a top-up it paid.
+      const doc = await payThroughLedger(
+        chatDocItem,
+        {
+          wallet: chat.wallet,
+          handle,
+          heart: HEART_B as never,
+          contactRefSealed: venue.deps.sealer.seal(CONTACT_B),
+          homeMarket: 'other',
+          activeMarket: 'remote',
+        },
+        friend.address,
+        `submit-doc:${chat.wallet}:${randomUUID()}`,
+      )
+      const topup = await payThroughLedger(
+        topupItem,
+        { wallet: chat.wallet },
+        human.address,
+        `topup:${chat.wallet}:${randomUUID()}`,
+      )
+      expect(topup.fulfilment.credited).toBeGreaterThan(0)
+      const ownerId = doc.fulfilment.ownerId
+      expect(await columnsHolding(friend.address)).toEqual(
+        expect.arrayContaining([...PAYER_COLUMNS, 'heart_files.payment_reference']),
+      )
+      expect(await columnsHolding(human.address)).toEqual(
+        expect.arrayContaining([
+          ...PAYER_COLUMNS,
+          'owners.wallet',
+          'credit_events.wallet',
+          'credit_events.order_id',
+          'credit_balances.wallet',
+          'chat_sessions.wallet',
+        ]),
+      )
+      const accounting = () =>
+        sql(`SELECT (SELECT sum(amount_atomic)::text FROM revenue) AS revenue,
+                    (SELECT count(*)::int FROM orders) AS orders,
+                    (SELECT sum(amount)::text FROM payment_ledger) AS ledger`)
+      const before = await accounting()
+
+      expect(
+        (await call('DELETE', `/api/owners/${ownerId}`, undefined, { cookie: chat.cookie })).json,
+      ).toMatchObject({ erased: true, ownerId, personas: 1 })
+      expect(await columnsHolding(friend.address)).toEqual([])
+      expect(await columnsHolding(human.address)).toEqual([])
+      expect(
+        await sql(
+          `SELECT (SELECT count(*)::int FROM owners WHERE id = $1) AS owners,
+                  (SELECT count(*)::int FROM personas WHERE handle = $2) AS personas,
+                  (SELECT count(*)::int FROM heart_files WHERE owner_id = $1) AS docs`,
+          [ownerId, handle],
+        ),
+      ).toEqual([{ owners: 0, personas: 0, docs: 0 }])
+      // Amounts stay: each order under its payment's keyed hash, its revenue with it.
+      expect(await accounting()).toEqual(before)
+      const ledger = venue.deps.payments.ledger
+      for (const [kind, payment] of [
+        ['doc_submit', doc.entry],
+        ['chat_topup', topup.entry],
+      ] as const)
+        expect(
+          await sql(
+            `SELECT o.owner_id, r.kind FROM orders o JOIN revenue r ON r.order_id = o.id WHERE o.id = $1`,
+            [`${kind}:${ledger.anonymizedReference(payment.reference)}`],
+          ),
+        ).toEqual([{ owner_id: null, kind }])
+      // Both payments, presented again, are still used.
+      await expectUsed(doc.entry)
+      await expectUsed(topup.entry)
     }, 60_000)
 
     it('who may erase: the operator, a credential acting for the owner, its signed-in human; others are refused', async () => {
