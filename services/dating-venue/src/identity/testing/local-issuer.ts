@@ -1,4 +1,4 @@
-import { createApp, createLogger, startTestServer } from '@agents/service-kit'
+import { createApp, createLogger, pageNonce, startTestServer } from '@agents/service-kit'
 import { exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose'
 import type { TrustedIssuerInput } from '../trusted-issuer.ts'
 import { renderLoginPage } from './login-page.ts'
@@ -107,7 +107,7 @@ export const createLocalIssuer = async ({
     const sub = c.req.query('sub') || nextHuman()
     // Minted when the page renders; the default 10-minute life covers a slow click.
     target.hash = `authToken=${await sign({ sub })}`
-    return c.html(renderLoginPage({ subject: sub, target: target.href }))
+    return c.html(renderLoginPage({ subject: sub, target: target.href, nonce: pageNonce(c) }))
   })
 
   const server = await startTestServer(app)
