@@ -1,3 +1,4 @@
+import { jsonDepthExceeds } from '@agents/service-kit'
 import { Credential, Receipt } from 'mppx'
 import { Mppx, tempo } from 'mppx/server'
 import { type Address, type Client, formatUnits, getAddress, type Hex, keccak256 } from 'viem'
@@ -72,6 +73,27 @@ export type MppAdapter = {
 
 const USDC_DECIMALS = 6
 
+const base64urlText = (value: string) => Buffer.from(value, 'base64url').toString('utf8')
+
+/**
+ * Whether a `Payment` credential, or the challenge request inside it (base64url
+ * JSON again), nests deeper than a request body may: mppx walks both
+ * (deserialising, and canonicalising the request to check the challenge's
+ * HMAC), and the header is the client's.
+ */
+const nestsTooDeep = (authorization: string) => {
+  const token = /^Payment\s+(\S+)$/i.exec(authorization)?.[1]
+  if (!token) return false
+  const text = base64urlText(token)
+  if (jsonDepthExceeds(text)) return true
+  try {
+    const request = (JSON.parse(text) as { challenge?: { request?: unknown } }).challenge?.request
+    return typeof request === 'string' && jsonDepthExceeds(base64urlText(request))
+  } catch {
+    return false
+  }
+}
+
 /**
  * MPP Tempo charges through mppx, push mode (the client broadcasts and sends
  * the hash). mppx checks amount, currency, recipient, splits and the
@@ -131,9 +153,16 @@ export const createMppAdapter = (settings: MppSettings): MppAdapter => {
       return value
     },
     read: (request, price, modes) => {
+      const authorization = request.headers.get('authorization') ?? ''
+      if (nestsTooDeep(authorization))
+        return {
+          ok: false,
+          reason: PaymentReason.mppRejected,
+          detail: 'credential rejected: nested deeper than a request body may be',
+        }
       let credential: ReturnType<typeof Credential.deserialize>
       try {
-        credential = Credential.deserialize(request.headers.get('authorization') ?? '')
+        credential = Credential.deserialize(authorization)
       } catch (error) {
         return {
           ok: false,
