@@ -146,6 +146,8 @@ describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
         'POST /api/chat/ask': { message: 'Hello matchmaker.' },
         'POST /api/chat/submit-doc': { handle: uniqueHandle('json') },
         'POST /api/chat/topup': {},
+        'POST /api/chat/session/end': {},
+        'POST /api/operator/session/end': {},
         'POST /api/operator/session': { message: 'x', signature: `0x${'1'.repeat(130)}` },
         'POST /admin/actions/moderate': { targetType: 'persona', targetId: a, decision: 'approve' },
         'POST /admin/actions/credit': { orderId: 'doc_submit:json-only' },
