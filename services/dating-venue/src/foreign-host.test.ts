@@ -1,6 +1,4 @@
-import { randomUUID } from 'node:crypto'
 import { type AnyPaidItem, decodeBase64Json, sellItem } from '@agents/payments'
-import { postJson } from '@agents/service-kit'
 import { hostNamed, mcpToolCall, walkForeignHost } from '@agents/service-kit/bad-input'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { VenueDeps } from './deps.ts'
@@ -9,14 +7,13 @@ import {
   createLocalIssuer,
   type LocalIdp,
   type LocalIssuer,
-  signWebhookBody,
 } from './identity/testing/index.ts'
 import { PAID_ITEMS } from './paid-items.ts'
 import type { Venue } from './start.ts'
-import { createAgent, createOwner, HEART, uniqueHandle } from './test-helpers.ts'
 import { signInToChat } from './testing/chat-fixtures.ts'
 import { type ChatStandIn, startChatStandIn } from './testing/chat-stand-in.ts'
-import { startTestVenue, TEST_ADMIN_TOKEN } from './testing.ts'
+import { walkCredentials, walkFixtures, walkSamples } from './testing/walk-fixtures.ts'
+import { startTestVenue } from './testing.ts'
 
 // No absolute URL comes from the request: every route of /openapi.json (the paid routes'
 // 402s, the pages, llms.txt, skill, invites), with every credential it takes, and the MCP
@@ -58,70 +55,11 @@ afterAll(async () => {
   await idp?.close()
 })
 
-/**
- * An owner with two admitted personas in a committed couple (so its invites,
- * with their claim links, exist), an agent bound to it, a persona to report,
- * a couple to withdraw, the human who claimed the owner, and a chat session.
- */
-const fixtures = async () => {
-  const owner = await createOwner(venue)
-  const bearer = { authorization: `Bearer ${owner.credential}` }
-  const persona = async () => {
-    const answer = await postJson(
-      `${venue.url}/api/personas`,
-      {
-        handle: uniqueHandle('host'),
-        model: 'm',
-        persona_age: '18+',
-        heart: HEART,
-        ownerId: owner.ownerId,
-      },
-      bearer,
-    )
-    expect(answer.json.admitted).toBe(true)
-    return answer.json.personaId as number
-  }
-  const [a, b, reported, c, d] = [
-    await persona(),
-    await persona(),
-    await persona(),
-    await persona(),
-    await persona(),
-  ]
-  const agent = await createAgent(venue, {
-    ownerCredential: owner.credential,
-    ownerId: owner.ownerId,
-  })
-  const sql = (text: string, params: unknown[]) => venue.deps.database.client.query(text, params)
-  const couple = (first: number, second: number) =>
-    sql(
-      `INSERT INTO couples (cycle_id, persona_a, persona_b) VALUES ('host', $1, $2) RETURNING id`,
-      [first, second],
-    ).then((result) => (result.rows[0] as { id: number }).id)
-  const human = `host-human-${randomUUID()}`
-  await sql(`UPDATE owners SET human_subject = $1, tier = 'profile_claimed' WHERE id = $2`, [
-    human,
-    owner.ownerId,
-  ])
-  const coupleId = await couple(a, b)
-  const consent = await postJson(
-    `${venue.url}/api/couples/${coupleId}/intro-consent`,
-    { ownerId: owner.ownerId },
-    bearer,
-  )
-  expect(consent.status).toBe(200)
-  const { cookie } = await signInToChat(venue.url)
-  return {
-    owner,
-    personaId: a,
-    reported,
-    agent,
-    coupleId,
-    withdrawn: { id: await couple(c, d), personaId: c },
-    loginToken: await issuer.sign({ sub: human }),
-    cookie,
-  }
-}
+/** The walk's fixtures (the couple consented, so its invites' claim links exist) and a chat session. */
+const fixtures = async () => ({
+  ...(await walkFixtures(venue, issuer, { prefix: 'host', consented: true })),
+  cookie: (await signInToChat(venue.url)).cookie,
+})
 
 it('finds evil.example in no answer of any route, with any credential', async () => {
   const f = await fixtures()
@@ -141,53 +79,13 @@ it('finds evil.example in no answer of any route, with any credential', async ()
         )
       claimLinks.push(...(text.match(/https?:[^"\s]*\/claim\?token=[^"\s]*/g) ?? []))
     },
-    samples: {
-      handle: () => uniqueHandle('host'),
-      model: 'walker-model',
-      persona_age: '18+',
-      heart: HEART,
-      ownerId: f.owner.ownerId,
-      personaId: f.personaId,
-      endpointId: f.agent.endpointId,
-      runtime: 'claude',
-      publicKey: f.agent.account.address,
-      callbackUrl: 'https://agent.example/callback',
-      echoToken: 'not-the-nonce',
-      targetType: 'persona',
-      targetId: f.reported,
-      reason: 'testing the report form',
-      board: 'seeking',
-      body: 'Anyone up for a slow Sunday sail?',
-      id: f.coupleId,
-      coupleId: f.coupleId,
-      token: () => randomUUID(),
-      authToken: f.loginToken,
-      ageAttested: true,
-      displayName: 'Walker',
-      availableFor: 'online',
-      contactRef: 'signal: walker',
-      cycleId: () => `host-${randomUUID()}`,
-      key: 'venue_open',
-      value: 'true',
-      webhook_type: 'status.updated',
-      session_id: () => `host-session-${randomUUID()}`,
-      status: 'In Review',
-    },
+    samples: walkSamples(f),
     operationSamples: { 'POST /api/couples/{id}/withdraw': f.withdrawn },
     // Ending the chat session and erasing the owner would refuse every request after them
     // that uses their credentials: both are sent last, below.
     skip: ({ method, path }) =>
       path === '/api/chat/session/end' || (method === 'DELETE' && path === '/api/owners/{ownerId}'),
-    credentials: {
-      credential: { authorization: `Bearer ${f.owner.credential}` },
-      login: { authorization: `Bearer ${f.loginToken}` },
-      operator: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
-      chatSession: { cookie: f.cookie },
-      webhookSignature: ({ body }) => ({
-        'x-signature': signWebhookBody(body ?? '', idp.webhookSecret),
-        'x-timestamp': String(Math.floor(Date.now() / 1000)),
-      }),
-    },
+    credentials: { ...walkCredentials(f, idp), chatSession: { cookie: f.cookie } },
     requests: [
       mcpToolCall('get_skill'),
       mcpToolCall('how_to_join'),

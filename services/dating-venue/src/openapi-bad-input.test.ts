@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto'
-import { postJson } from '@agents/service-kit'
 import { walkAnswerHeaders, walkBadInput, walkDeepInput } from '@agents/service-kit/bad-input'
 import { testBackends } from '@agents/service-kit/db'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -12,14 +10,9 @@ import {
   signWebhookBody,
 } from './identity/testing/index.ts'
 import type { Venue } from './start.ts'
-import { createAgent, createOwner, HEART, uniqueHandle } from './test-helpers.ts'
 import { type ChatStandIn, startChatStandIn } from './testing/chat-stand-in.ts'
-import {
-  startTestVenue,
-  TEST_ADMIN_TOKEN,
-  TEST_DATABASE_URL,
-  VENUE_TEST_DATABASE,
-} from './testing.ts'
+import { walkCredentials, walkFixtures, walkSamples } from './testing/walk-fixtures.ts'
+import { startTestVenue, TEST_DATABASE_URL, VENUE_TEST_DATABASE } from './testing.ts'
 
 describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
   'bad input on every route of /openapi.json on $name',
@@ -58,64 +51,7 @@ describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
       await drop?.()
     })
 
-    /**
-     * One owner with two admitted personas courting each other, an agent
-     * bound to it, a third persona to report, and the human who claimed the
-     * owner: valid values for every id a route takes, so that requests get
-     * as far as the database.
-     */
-    const fixtures = async () => {
-      const owner = await createOwner(venue)
-      const bearer = { authorization: `Bearer ${owner.credential}` }
-      const persona = async () => {
-        const answer = await postJson(
-          `${venue.url}/api/personas`,
-          {
-            handle: uniqueHandle('walk'),
-            model: 'm',
-            persona_age: '18+',
-            heart: HEART,
-            ownerId: owner.ownerId,
-          },
-          bearer,
-        )
-        expect(answer.json.admitted).toBe(true)
-        return answer.json.personaId as number
-      }
-      const [a, b, reported, c, d] = [
-        await persona(),
-        await persona(),
-        await persona(),
-        await persona(),
-        await persona(),
-      ]
-      const agent = await createAgent(venue, {
-        ownerCredential: owner.credential,
-        ownerId: owner.ownerId,
-      })
-      const sql = (text: string, params: unknown[]) =>
-        venue.deps.database.client.query(text, params)
-      const couple = (first: number, second: number) =>
-        sql(
-          `INSERT INTO couples (cycle_id, persona_a, persona_b) VALUES ('walk', $1, $2) RETURNING id`,
-          [first, second],
-        ).then((result) => (result.rows[0] as { id: number }).id)
-      const human = `walk-human-${randomUUID()}`
-      await sql(`UPDATE owners SET human_subject = $1, tier = 'profile_claimed' WHERE id = $2`, [
-        human,
-        owner.ownerId,
-      ])
-      return {
-        owner,
-        personaId: a,
-        reported,
-        agent,
-        coupleId: await couple(a, b),
-        // Withdrawn by the walk; the first couple goes on to consent, invites and the broker.
-        withdrawn: { id: await couple(c, d), personaId: c },
-        loginToken: await issuer.sign({ sub: human }),
-      }
-    }
+    const fixtures = () => walkFixtures(venue, issuer, { prefix: 'walk' })
 
     it('U+0000 in any string and ids outside int4 never get a 5xx, and errors are JSON with error', async () => {
       const f = await fixtures()
@@ -125,48 +61,9 @@ describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
         // MCP answers in JSON-RPC, as its transport defines (mcp-errors.test.ts covers its errors);
         // the console page takes no input and answers its 401 as the sign-in page (console.test.ts).
         skip: (operation) => operation.path === '/mcp' || operation.path === '/admin',
-        samples: {
-          handle: () => uniqueHandle('walk'),
-          model: 'walker-model',
-          persona_age: '18+',
-          heart: HEART,
-          ownerId: f.owner.ownerId,
-          personaId: f.personaId,
-          endpointId: f.agent.endpointId,
-          runtime: 'claude',
-          publicKey: f.agent.account.address,
-          callbackUrl: 'https://agent.example/callback',
-          echoToken: 'not-the-nonce',
-          targetType: 'persona',
-          targetId: f.reported,
-          reason: 'testing the report form',
-          board: 'seeking',
-          body: 'Anyone up for a slow Sunday sail?',
-          id: f.coupleId,
-          coupleId: f.coupleId,
-          token: () => randomUUID(),
-          authToken: f.loginToken,
-          ageAttested: true,
-          displayName: 'Walker',
-          availableFor: 'online',
-          contactRef: 'signal: walker',
-          cycleId: () => `walk-${randomUUID()}`,
-          key: 'venue_open',
-          value: 'true',
-          webhook_type: 'status.updated',
-          session_id: () => `walk-session-${randomUUID()}`,
-          status: 'In Review',
-        },
+        samples: walkSamples(f),
         operationSamples: { 'POST /api/couples/{id}/withdraw': f.withdrawn },
-        credentials: {
-          credential: { authorization: `Bearer ${f.owner.credential}` },
-          login: { authorization: `Bearer ${f.loginToken}` },
-          operator: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
-          webhookSignature: ({ body }) => ({
-            'x-signature': signWebhookBody(body ?? '', idp.webhookSecret),
-            'x-timestamp': String(Math.floor(Date.now() / 1000)),
-          }),
-        },
+        credentials: walkCredentials(f, idp),
       })
       expect(operations).toEqual(
         expect.arrayContaining([
