@@ -202,6 +202,7 @@ export const startVenue = async (
       siweDomain: () => config.VENUE_LOGIN_SIWE_DOMAIN ?? new URL(baseUrl).host,
       origin: () => new URL(baseUrl).origin,
       sessionHours: config.VENUE_CHAT_SESSION_HOURS,
+      retentionHours: config.VENUE_CHAT_RETENTION_HOURS,
       secureCookie: () => config.NODE_ENV === 'production' || baseUrl.startsWith('https:'),
     },
     holdings: studioHoldings(config, database),

@@ -5,6 +5,7 @@ import { ChatEscalation } from '../escalation/chat-escalation-schema.ts'
 import { scriptPage } from '../http/script-page.ts'
 import { ChatReview } from '../intake/submit-doc-schemas.ts'
 import { ChatDraft } from '../matchmaker/matchmaker-schemas.ts'
+import { readExchanges } from '../matchmaker/messages.ts'
 import type { VenueApp } from '../venue-env.ts'
 import { CHAT_ERRORS } from '../wallet-session/chat-errors.ts'
 import { chatWalletOf, requireChatWallet } from '../wallet-session/wallet-session.ts'
@@ -40,6 +41,33 @@ const Account = z
   })
   .openapi('ChatAccount')
 
+/** How many lines of the conversation the page gets back at most (the newest). */
+export const CHAT_HISTORY_LINES = 100
+
+const Conversation = z
+  .object({
+    messages: z
+      .array(
+        z.object({
+          role: z.enum(['human', 'matchmaker']),
+          text: z.string(),
+          at: z.string().openapi({ format: 'date-time' }),
+        }),
+      )
+      .openapi({
+        description: `the signed-in wallet's own lines with the matchmaker, newest last (at most ${CHAT_HISTORY_LINES})`,
+      }),
+    more: z
+      .boolean()
+      .openapi({ description: 'older lines inside the window were left out (past the bound)' }),
+    limit: z.number().int().openapi({ description: 'the most lines answered' }),
+    retentionHours: z
+      .number()
+      .int()
+      .openapi({ description: 'lines older than this are deleted (VENUE_CHAT_RETENTION_HOURS)' }),
+  })
+  .openapi('ChatConversation')
+
 /** The human chat page and the account it shows; the page's actions are its capabilities' routes. */
 export const registerChatPageRoutes = (app: VenueApp, deps: VenueDeps) => {
   const pagePath = document(app, {
@@ -69,5 +97,26 @@ export const registerChatPageRoutes = (app: VenueApp, deps: VenueDeps) => {
     const { wallet, attested } = chatWalletOf(c)
     c.header('cache-control', 'no-store')
     return c.json(await chatAccount(deps, wallet, attested))
+  })
+
+  const messagesPath = document(app, {
+    method: 'get',
+    path: '/api/chat/messages',
+    summary: `The signed-in wallet's recent conversation with the matchmaker: its last ${CHAT_HISTORY_LINES} lines inside the retention window, newest last`,
+    security: chatSession,
+    responses: {
+      200: json(Conversation, 'the recent conversation'),
+      ...errors({ 401: CHAT_ERRORS.signInRequired, 403: CHAT_ERRORS.attestationRequired }),
+    },
+  })
+  app.get(messagesPath, requireChatWallet(deps, { adult: true }), async (c) => {
+    const { wallet } = chatWalletOf(c)
+    const retentionHours = deps.humanChat.retentionHours
+    const { messages, more } = await readExchanges(deps, wallet, {
+      windowHours: retentionHours,
+      limit: CHAT_HISTORY_LINES,
+    })
+    c.header('cache-control', 'no-store')
+    return c.json({ messages, more, limit: CHAT_HISTORY_LINES, retentionHours })
   })
 }

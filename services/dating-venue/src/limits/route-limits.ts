@@ -65,6 +65,7 @@ export const ROUTE_LIMITS: Readonly<Record<string, RouteLimit>> = {
   'GET /api/couples/:id/reveal': read(...ownerOrChat),
   'GET /api/escalations/:coupleId/invite': read(...ownerOrChat),
   'GET /api/chat/me': read('chat'),
+  'GET /api/chat/messages': read('chat'),
   'GET /admin': read(...operator),
   'GET /admin.json': read(...operator),
   'GET /admin/queue': read(...operator),

@@ -6,6 +6,7 @@ import { CHAT_ERRORS } from '../wallet-session/chat-errors.ts'
 import { chatWalletOf, requireChatWallet } from '../wallet-session/wallet-session.ts'
 import { interviewTurn } from './drafts.ts'
 import { DraftBody, DraftTurn } from './matchmaker-schemas.ts'
+import { storeExchange } from './messages.ts'
 
 const chatSession = [{ chatSession: [] as string[] }]
 
@@ -33,8 +34,14 @@ export const registerDraftRoutes = (app: VenueApp, deps: VenueDeps) => {
         }),
       },
     }),
-    async (c, body) =>
-      c.json(await interviewTurn(deps.database, chatWalletOf(c).wallet, body.answer)),
+    async (c, body) => {
+      const { wallet } = chatWalletOf(c)
+      const turn = await interviewTurn(deps.database, wallet, body.answer)
+      // An accepted turn joins the conversation the page shows again; a refused one (contact
+      // details, a broken rule) is not kept.
+      if (turn.accepted) await storeExchange(deps, wallet, body.answer, turn.reply)
+      return c.json(turn)
+    },
     { validationMessage: 'invalid answer', middleware: [requireChatWallet(deps, { adult: true })] },
   )
 }

@@ -1,5 +1,5 @@
 import { pgArray } from '@agents/service-kit/db'
-import { and, asc, eq, gt, sql } from 'drizzle-orm'
+import { and, desc, eq, gt, sql } from 'drizzle-orm'
 import { coalesce, coalescedPer } from '../db/coalesce.ts'
 import type { VenueDatabase } from '../db/open.ts'
 import { chatMessages } from '../db/schema.ts'
@@ -41,11 +41,15 @@ export const storeExchange = async (
   })
 }
 
-/** The speaker's exchanges still inside the window, oldest first, opened for the page. */
+/**
+ * The speaker's newest `limit` lines still inside the window, oldest first
+ * (newest last), opened for the page; `more` when older lines inside the
+ * window were left out. Only this speaker's: a wallet reads its own.
+ */
 export const readExchanges = async (
   { database, sealer }: { database: VenueDatabase; sealer: Sealer },
   speaker: string,
-  windowHours: number,
+  { windowHours, limit }: { windowHours: number; limit: number },
 ) => {
   const rows = await database.db
     .select()
@@ -56,11 +60,17 @@ export const readExchanges = async (
         gt(chatMessages.createdAt, sql`now() - make_interval(hours => ${windowHours})`),
       ),
     )
-    .orderBy(asc(chatMessages.id))
-    .limit(200)
-  return rows.map((row) => ({
-    role: row.role,
-    text: sealer.open(row.textSealed),
-    at: row.createdAt.toISOString(),
-  }))
+    .orderBy(desc(chatMessages.id))
+    .limit(limit + 1)
+  return {
+    messages: rows
+      .slice(0, limit)
+      .reverse()
+      .map((row) => ({
+        role: row.role,
+        text: sealer.open(row.textSealed),
+        at: row.createdAt.toISOString(),
+      })),
+    more: rows.length > limit,
+  }
 }

@@ -5,6 +5,8 @@ export type HumanChatSettings = {
   /** The origin a state-changing request may come from (the BASE_URL origin). */
   origin: () => string
   sessionHours: number
+  /** How long sealed chat text is kept (VENUE_CHAT_RETENTION_HOURS): what the page can show again. */
+  retentionHours: number
   /** Secure cookies: in production and whenever the venue is served over https. */
   secureCookie: () => boolean
 }
