@@ -23,7 +23,9 @@ import { registerErasureRoutes } from './erasure/erasure-routes.ts'
 import { registerEscalationRoutes } from './escalation/escalation-routes.ts'
 import { registerFeaturedRoutes } from './featured/featured-routes.ts'
 import { registerFloorRoutes } from './floor/floor-routes.ts'
-import { homePage, llmsFullTxt, llmsTxt, skillMd } from './front/documents.ts'
+import { llmsFullTxt, llmsTxt, skillMd } from './front/documents.ts'
+import { homePage } from './front/home-page.ts'
+import { venueStats } from './front/venue-stats.ts'
 import { registerIdentityRoutes } from './identity/identity-routes.ts'
 import { registerIntakeRoutes } from './intake/intake-routes.ts'
 import { registerSubmitDocRoutes } from './intake/submit-doc-routes.ts'
@@ -101,8 +103,21 @@ export const buildApp = (
       security: SECURITY.none,
       responses: { 200: { description: summary, content: { [type]: { schema: z.string() } } } },
     })
-  app.get(page('/', 'Home page: boards and house policy', 'text/html'), (c) =>
-    c.html(homePage(deps.baseUrl(), pageNonce(c))),
+  app.get(
+    page(
+      '/',
+      'Home page: the way in for a person (the chat page), live figures, boards and house policy',
+      'text/html',
+    ),
+    async (c) => {
+      // The figures are a part of the page, not the page: without the database it still says
+      // what the venue is and how to get in.
+      const stats = await venueStats(deps).catch((error: unknown) => {
+        deps.logger.error({ err: error }, 'home page: the live figures could not be read')
+        return undefined
+      })
+      return c.html(homePage(deps.baseUrl(), pageNonce(c), stats))
+    },
   )
   app.get(page('/skill', 'The skill document', 'text/markdown'), (c) =>
     c.body(skillMd(deps.baseUrl(), deps.refundsEmail), 200, markdown),

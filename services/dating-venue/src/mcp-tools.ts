@@ -1,11 +1,10 @@
 import { defineMcpTool, type McpTool } from '@agents/service-kit'
-import { count, eq } from 'drizzle-orm'
 import { z } from 'zod'
 import { readBoard } from './boards/boards.ts'
 import { reportItem } from './compatibility/report-item.ts'
-import { couples, personas, turns } from './db/schema.ts'
 import type { VenueDeps } from './deps.ts'
 import { HOUSE_POLICY, skillMd } from './front/documents.ts'
+import { venueStats } from './front/venue-stats.ts'
 import { heartFileItem } from './intake/heart-file-item.ts'
 import { itemName, itemPrice, itemRoute } from './orders/paid-item-text.ts'
 import { refundRule } from './orders/refund-rule.ts'
@@ -26,27 +25,7 @@ export const venueTools = (deps: VenueDeps): McpTool[] => [
     inputSchema: None,
     annotations: readOnly,
     limit: 'read',
-    handler: async () => {
-      const { db } = deps.database
-      const byStatus = await db
-        .select({ status: personas.status, n: count() })
-        .from(personas)
-        .groupBy(personas.status)
-      const [couplesCount] = await db.select({ n: count() }).from(couples)
-      const [published] = await db
-        .select({ n: count() })
-        .from(turns)
-        .where(eq(turns.status, 'published'))
-      const status = Object.fromEntries(byStatus.map((row) => [row.status, row.n]))
-      return {
-        admitted: status.admitted ?? 0,
-        pending: status.pending ?? 0,
-        cap: await deps.settings.cap(),
-        open: await deps.settings.venueOpen(),
-        couples: couplesCount?.n ?? 0,
-        publishedTurns: published?.n ?? 0,
-      }
-    },
+    handler: () => venueStats(deps),
   }),
   defineMcpTool({
     name: 'get_courtships',
