@@ -1,17 +1,18 @@
-import { mkdirSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { postJson } from '@agents/service-kit'
 import { testBackends } from '@agents/service-kit/db'
+import type { Page } from 'playwright-core'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
+import { REPORT_KIND } from '../compatibility/report-item.ts'
+import { orders, revenue } from '../db/schema.ts'
 import type { Venue } from '../start.ts'
 import { admitPersona, createAgent, createOwner, HEART, uniqueHandle } from '../test-helpers.ts'
 import { launchTestBrowser } from '../testing/launch-test-browser.ts'
+import { axeViolations, keepScreenshot, phonePage, phoneProblems } from '../testing/page-checks.ts'
 import { injectTestWallet } from '../testing/test-wallet.ts'
 import { useTestVenue } from '../testing/venue-fixtures.ts'
 import { TEST_ADMIN_TOKEN, TEST_DATABASE_URL, VENUE_TEST_DATABASE } from '../testing.ts'
 
-const outputDir = fileURLToPath(new URL('../../../../test-output/dating-venue', import.meta.url))
 const operatorAccount = privateKeyToAccount(generatePrivateKey())
 const token = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }
 
@@ -86,22 +87,70 @@ describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
         { authorization: `Bearer ${reporter.credential}` },
       )
       expect(JSON.stringify((await get('/api/boards/seeking')).json)).not.toContain('old maps')
+
+      // A paid order with its transaction hash (66 characters without a space, for the look-up
+      // to wrap on a phone) and its revenue today, for the revenue chart.
+      const orderId = `cr:${a.ownerId}:0:${new Date().toISOString().slice(0, 10)}`
+      const transaction = `0x${'ab'.repeat(32)}`
+      await venue.deps.database.db.insert(orders).values({
+        id: orderId,
+        kind: REPORT_KIND,
+        ownerId: a.ownerId,
+        status: 'fulfilled',
+        amountAtomic: 1_000_000n,
+        paymentReference: `console-test:${orderId}`,
+        transaction,
+      })
+      await venue.deps.database.db.insert(revenue).values({
+        orderId,
+        kind: REPORT_KIND,
+        rail: 'x402',
+        amountAtomic: 1_000_000n,
+        reserveAtomic: 100_000n,
+      })
       const before = (await get('/admin.json', token)).json
       expect(before.intros_to_broker).toBe(1)
       expect(before.couples_by_state.committed).toBe(1)
 
-      const browser = await launchTestBrowser()
-      try {
-        const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+      const suffix = name === 'PGlite' ? '' : `-${name.toLowerCase()}`
+      /** axe-core's serious and critical violations and a phone's problems: none; a screenshot kept. */
+      const checked = async (page: Page, stem: string) => {
+        expect(await axeViolations(page)).toEqual([])
+        expect(await phoneProblems(page)).toEqual([])
+        await keepScreenshot(page, `${stem}${suffix}`)
+      }
+      const pageErrors: string[] = []
+      /** A page with the operator's wallet at the console, signed out. */
+      const openSignedOut = async (page: Page, stem: string) => {
         await injectTestWallet(page, operatorAccount)
-
-        const pageErrors: string[] = []
         page.on('pageerror', (error) => pageErrors.push(error.message))
         const signedOut = await page.goto(`${venue.url}/admin`)
         expect(signedOut?.status()).toBe(401)
         await page.waitForSelector('#signed-out:not([hidden])')
+        await checked(page, `${stem}-signed-out`)
+      }
+      /** Signs the page's wallet in; the charts are drawn. */
+      const signIn = async (page: Page) => {
         await page.click('#sign-in')
         await page.waitForSelector('#console:not([hidden])')
+        await expect.poll(() => page.locator('#charts svg').count()).toBe(3)
+      }
+      /** The order look-up by transaction hash: the order's line, the hash wrapped inside the page. */
+      const lookUpOrder = async (page: Page) => {
+        await page.fill('#order-query', transaction)
+        await page.click('#order-form button[type=submit]')
+        expect(await page.locator('#order p').textContent()).toContain(`${orderId}: ${REPORT_KIND}`)
+      }
+
+      const browser = await launchTestBrowser()
+      try {
+        const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+        const phone = await phonePage(browser)
+        // Both signed out before either signs in: the bundled Chromium runs in one process, where
+        // a cookie set through fetch reaches every context's fetches.
+        await openSignedOut(page, 'console')
+        await openSignedOut(phone, 'console-phone')
+        await signIn(page)
         expect(await page.textContent('#operator')).toBe(operatorAccount.address.toLowerCase())
 
         // The numbers: the Admitted tile shows the snapshot's count.
@@ -109,19 +158,21 @@ describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
         await expect.poll(() => admitted.textContent()).toBe(String(before.admitted))
         expect(before.admitted).toBe(3)
         expect(await page.textContent('.tile[data-key="Intros to broker"] strong')).toBe('1')
-        expect(await page.locator('#charts svg').count()).toBe(3)
-
-        const shot = (stem: string) =>
-          page.screenshot({
-            path: `${outputDir}/${stem}${name === 'PGlite' ? '' : `-${name.toLowerCase()}`}.png`,
-            fullPage: true,
-          })
-        mkdirSync(outputDir, { recursive: true })
+        // Each chart's first and last day, under it as page text.
+        expect(await page.locator('#charts .axis span').count()).toBe(6)
         // Approve the held post (held and reported: one row, its reporter counted): it leaves the queue and is back on its board.
         const postRows = page.locator('#queue tr', { hasText: `post ${postId}` })
         await expect.poll(() => postRows.count()).toBe(1)
-        // Before the decisions: the held post and the intro in their lists.
-        await shot('console-queue')
+        // Before the decisions: the held post and the intro in their lists, an order looked up.
+        await lookUpOrder(page)
+        await checked(page, 'console-queue')
+        // The same on a phone, with its own session.
+        await signIn(phone)
+        await expect
+          .poll(() => phone.locator('#queue tr', { hasText: `post ${postId}` }).count())
+          .toBe(1)
+        await lookUpOrder(phone)
+        await checked(phone, 'console-queue-phone')
         expect(await postRows.textContent()).toContain('old maps')
         expect(await postRows.textContent()).toContain('1 reporter(s)')
         await page.getByRole('button', { name: `Approve post ${postId}`, exact: true }).click()
@@ -166,7 +217,12 @@ describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
         ).toBe(true)
         expect(pageErrors).toEqual([])
 
-        await shot('console')
+        // Nothing waits: the lists' empty lines, on desktop and phone.
+        await checked(page, 'console')
+        await phone.reload()
+        await phone.waitForSelector('#console:not([hidden])')
+        await expect.poll(() => phone.locator('#queue .empty').count()).toBe(1)
+        await checked(phone, 'console-phone')
         // The session cookie is invisible to the page's script.
         expect(await page.evaluate(() => document.cookie)).toBe('')
       } finally {

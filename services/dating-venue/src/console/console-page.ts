@@ -21,11 +21,13 @@ button.quiet{background:#fff;color:#5a35d0}button+button{margin-left:.35rem}
 .tile{background:#f4f1ff;border-radius:.5rem;padding:.55rem .75rem}.tile strong{display:block;font-size:1.35rem}
 .tile small{color:#555}
 #charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(18rem,1fr));gap:1rem}
-figure{margin:0}figcaption{font-weight:600}svg rect{fill:#6a3df0}svg text{font-size:9px;fill:#555}
+figure{margin:0}figcaption{font-weight:600}svg{display:block;width:100%;height:auto}svg rect{fill:#6a3df0}
+.axis{display:flex;justify-content:space-between;font-size:.875rem;color:#555}
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #e3e3e3;padding:.3rem .4rem;text-align:left;vertical-align:top}
 #events td:first-child{white-space:nowrap}#events td:last-child{overflow-wrap:anywhere}
-.empty{color:#777}#status{min-height:1.4em;font-weight:600}
+.empty{color:#595959}#status{min-height:1.4em;font-weight:600}
 input,select{font:inherit;padding:.25rem .4rem}
+#operator,#order p{overflow-wrap:anywhere}#order-query{width:min(100%,34rem);box-sizing:border-box}
 [hidden]{display:none!important}
 </style>
 </head><body>
@@ -49,7 +51,7 @@ input,select{font:inherit;padding:.25rem .4rem}
 <h2>Review queue</h2>
 <table><thead><tr><th>Item</th><th>What</th><th>Why</th><th>Decision</th></tr></thead><tbody id="queue"></tbody></table>
 <h2>Orders</h2>
-<form id="order-form"><label>Order id or transaction hash <input id="order-query" required size="48"></label> <button type="submit">Look up</button></form>
+<form id="order-form"><label>Order id or transaction hash <input id="order-query" required></label> <button type="submit">Look up</button></form>
 <div id="order"></div>
 <h2>Recent events</h2>
 <table><thead><tr><th>When</th><th>Event</th><th>Detail</th></tr></thead><tbody id="events"></tbody></table>
@@ -113,7 +115,7 @@ const chart = (title, days, value) => {
   const caption = document.createElement('figcaption'); caption.textContent = title;
   const svg = document.createElementNS(SVG, 'svg');
   const width = 280, height = 90, bar = width / days.length;
-  svg.setAttribute('viewBox', '0 0 ' + width + ' ' + (height + 14));
+  svg.setAttribute('viewBox', '0 0 ' + width + ' ' + height);
   svg.setAttribute('role', 'img');
   const values = days.map(value);
   svg.setAttribute('aria-label', title + ', last ' + days.length + ' days: ' + values.join(', '));
@@ -126,14 +128,13 @@ const chart = (title, days, value) => {
     const tip = document.createElementNS(SVG, 'title'); tip.textContent = day.day + ': ' + values[index];
     rect.append(tip); svg.append(rect);
   });
-  // The last day's label ends at the right edge, or the viewBox would clip it.
-  for (const [index, x, anchor] of [[0, 1, 'start'], [days.length - 1, width - 1, 'end']]) {
-    const label = document.createElementNS(SVG, 'text');
-    label.setAttribute('x', String(x)); label.setAttribute('y', String(height + 11));
-    label.setAttribute('text-anchor', anchor);
-    label.textContent = days[index].day.slice(5); svg.append(label);
+  // The first and last days under the bars, as page text: inside the SVG they would shrink with
+  // the chart (a phone drew them at 11.5 px).
+  const axis = document.createElement('div'); axis.className = 'axis'; axis.setAttribute('aria-hidden', 'true');
+  for (const index of [0, days.length - 1]) {
+    const label = document.createElement('span'); label.textContent = days[index].day.slice(5); axis.append(label);
   }
-  figure.append(caption, svg);
+  figure.append(caption, svg, axis);
   return figure;
 };
 const showTrends = ({ days }) => {
