@@ -115,8 +115,27 @@ export const phoneProblems = (page: Page): Promise<string[]> =>
     return problems
   }, page.viewportSize()?.width ?? 390)
 
-/** A full-page screenshot in `SCREENSHOT_DIR/<name>.png`, for a reviewer to look at. */
+/**
+ * The tallest capture, in device pixels, a headless Chromium draws whole:
+ * past its largest texture (8,192 px with SwiftShader) a full-page shot
+ * repeats the page's top instead of its end.
+ */
+const MAX_CAPTURE_PX = 8_192
+
+/**
+ * A full-page screenshot in `SCREENSHOT_DIR/<name>.png`, for a reviewer to
+ * look at: at the page's device scale, or at one pixel per CSS pixel when
+ * the page at that scale is taller than Chromium can draw at once (a
+ * 2,960 px page on a 3x phone).
+ */
 export const keepScreenshot = async (page: Page, name: string) => {
   mkdirSync(SCREENSHOT_DIR, { recursive: true })
-  await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}.png`, fullPage: true })
+  const height = await page.evaluate(
+    () => document.documentElement.scrollHeight * window.devicePixelRatio,
+  )
+  await page.screenshot({
+    path: `${SCREENSHOT_DIR}/${name}.png`,
+    fullPage: true,
+    scale: height > MAX_CAPTURE_PX ? 'css' : 'device',
+  })
 }
