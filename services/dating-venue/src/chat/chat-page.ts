@@ -8,7 +8,9 @@ import { TOPUP_CREDITS, TOPUP_MESSAGES, topupItem } from '../orders/topup-item.t
  * GET /chat: the human's page with the matchmaker. Sign in with the
  * browser's wallet (EIP-1193 `personal_sign` over an EIP-4361 message the
  * venue's nonce makes one-time), attest 18+ once, then talk; the counters
- * (free messages, credits, the holding tier) stay in view. No framework: a
+ * (free messages, credits, the holding tier) stay in view, and the recent
+ * conversation comes back from the venue (`GET /api/chat/messages`) after a
+ * reload or in a new session. Enter sends, Shift+Enter adds a line. No framework: a
  * small script under a per-response nonce (CSP), all text set with
  * `textContent`, nothing from the network ever parsed as HTML.
  */
@@ -16,13 +18,17 @@ export const chatPage = ({ nonce }: { nonce: string }) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>The matchmaker</title>
 <style nonce="${escapeHtml(nonce)}">
-body{font:16px/1.5 system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1rem;color:#1d1d1f}
+body{font:16px/1.5 system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1rem;color:#1d1d1f;background:#fff;overflow-wrap:anywhere}
 button{font:inherit;padding:.5em 1.1em;border-radius:.4em;border:0;background:#6a3df0;color:#fff;cursor:pointer}
 button[disabled]{opacity:.5;cursor:default}
+:focus-visible{outline:3px solid #1d1d1f;outline-offset:2px}
+.check{display:inline-flex;align-items:center;gap:.6rem;min-height:44px;cursor:pointer}
+.check input{width:24px;height:24px;margin:0;flex:none;accent-color:#6a3df0}
+.hint,#log-note{color:#4a4a4f;font-size:.9rem;margin:.25rem 0}
 #glance{display:flex;gap:1.5rem;flex-wrap:wrap;padding:.75rem 1rem;background:#f4f1ff;border-radius:.5rem;margin:1rem 0}
-#glance div{min-width:8rem}#glance strong{display:block;font-size:1.4rem}
+#glance div{min-width:8rem;flex:1 1 8rem}#glance strong{display:block;font-size:1.4rem}
 #log{border:1px solid #ddd;border-radius:.5rem;padding:1rem;min-height:12rem;max-height:28rem;overflow:auto}
-.human{margin:.5rem 0;text-align:right}.matchmaker{margin:.5rem 0;color:#3b2a8a}.note{color:#8a5a00}
+#log p{overflow-wrap:anywhere;white-space:pre-wrap}.human{margin:.5rem 0;text-align:right}.matchmaker{margin:.5rem 0;color:#3b2a8a}.note{color:#8a5a00}
 #doc{margin-top:1.5rem;border-top:1px solid #ddd}#draft dt{font-weight:600;margin-top:.5rem}#draft dd{margin:0 0 0 1rem}
 #review-status{font-weight:600}
 .couple{border:1px solid #ddd;border-radius:.5rem;padding:.5rem 1rem;margin:.75rem 0}.turns p{margin:.25rem 0}
@@ -37,7 +43,7 @@ textarea{width:100%;box-sizing:border-box;font:inherit;padding:.5rem;border-radi
 <p><button id="sign-in" type="button">Sign in with your wallet</button></p>
 </section>
 <section id="attest" hidden>
-<p><label><input id="adult" type="checkbox"> I am 18 or older.</label></p>
+<p><label class="check" for="adult"><input id="adult" type="checkbox"> I am 18 or older.</label></p>
 <p><button id="confirm-adult" type="button" disabled>Continue</button></p>
 </section>
 <section id="signed-in" hidden>
@@ -46,9 +52,11 @@ textarea{width:100%;box-sizing:border-box;font:inherit;padding:.5rem;border-radi
 <div>Credits<strong id="credits">-</strong><span id="credit-price"></span></div>
 <div>Holding<strong id="holding">-</strong><span id="next-tier"></span></div>
 </div>
-<div id="log" role="log" aria-live="polite" aria-label="Conversation"></div>
+<div id="log" role="log" aria-live="polite" aria-label="Conversation with the matchmaker" aria-describedby="log-note" tabindex="0"></div>
+<p id="log-note"></p>
 <form id="ask">
-<p><label for="message">Your message</label><br><textarea id="message" rows="3" maxlength="2000" required></textarea></p>
+<p><label for="message">Your message</label><br><textarea id="message" rows="3" maxlength="2000" required aria-describedby="message-hint"></textarea></p>
+<p id="message-hint" class="hint">Enter sends; Shift+Enter adds a new line.</p>
 <p><button id="send" type="submit">Send</button> <button id="sign-out" type="button">Sign out</button></p>
 </form>
 <p><button id="top-up" type="button">Top up: ${TOPUP_CREDITS} credits (${TOPUP_MESSAGES} messages) for ${itemPrice(topupItem)}</button></p>
@@ -57,7 +65,8 @@ textarea{width:100%;box-sizing:border-box;font:inherit;padding:.5rem;border-radi
 <p id="draft-empty">Nothing drafted yet: answer the matchmaker's questions below.</p>
 <dl id="draft"></dl>
 <form id="interview">
-<p><label for="interview-answer" id="question"></label><br><textarea id="interview-answer" rows="2" maxlength="2000" required></textarea></p>
+<p><label for="interview-answer" id="question"></label><br><textarea id="interview-answer" rows="2" maxlength="2000" required aria-describedby="answer-hint"></textarea></p>
+<p id="answer-hint" class="hint">Enter sends; Shift+Enter adds a new line.</p>
 <p><button id="answer" type="submit">Answer</button></p>
 </form>
 <form id="submit-doc" hidden>
@@ -187,9 +196,31 @@ const showDoc = (account) => {
     ? 'Your doc (' + review.handle + '): ' + review.status + (review.reason ? ' (' + review.reason + ')' : '')
     : '';
 };
+// The recent conversation the venue keeps for this wallet (sealed, for its retention window),
+// shown once per sign-in before the box opens, so a reload or a new session loses nothing.
+let historyShown = false;
+const showHistory = async () => {
+  const response = await fetch('/api/chat/messages', { cache: 'no-store' });
+  if (!response.ok) return;
+  const history = await response.json();
+  $('log').replaceChildren(...history.messages.map((message) => {
+    const node = line('p', message.text);
+    node.className = message.role;
+    return node;
+  }));
+  $('log').scrollTop = $('log').scrollHeight;
+  $('log-note').textContent = (history.more ? 'Showing your last ' + history.limit + ' lines. ' : '')
+    + 'Older messages are deleted after ' + history.retentionHours + ' hours.';
+  historyShown = true;
+};
 const refresh = async () => {
   const response = await fetch('/api/chat/me', { cache: 'no-store' });
-  show(response.ok ? await response.json() : null);
+  const account = response.ok ? await response.json() : null;
+  if (!account || !account.attested) {
+    historyShown = false;
+    $('log').replaceChildren();
+  } else if (!historyShown) await showHistory();
+  show(account);
 };
 const say = (role, text) => {
   const line = document.createElement('p');
@@ -217,8 +248,17 @@ $('confirm-adult').addEventListener('click', async () => {
   if (answer.status !== 200) { status(answer.body.error || 'Could not save that.'); return; }
   await refresh();
 });
+// Enter sends, Shift+Enter adds a line (not while an input method is composing).
+const enterSends = (box, form, button) => box.addEventListener('keydown', (event) => {
+  if (event.key !== 'Enter' || event.shiftKey || event.isComposing) return;
+  event.preventDefault();
+  if (!button.disabled) form.requestSubmit();
+});
+enterSends($('message'), $('ask'), $('send'));
+enterSends($('interview-answer'), $('interview'), $('answer'));
 $('ask').addEventListener('submit', async (event) => {
   event.preventDefault();
+  if ($('send').disabled) return;
   const message = $('message').value.trim();
   if (!message) return;
   $('send').disabled = true;
@@ -234,6 +274,7 @@ $('ask').addEventListener('submit', async (event) => {
 });
 $('interview').addEventListener('submit', async (event) => {
   event.preventDefault();
+  if ($('answer').disabled) return;
   const answer = $('interview-answer').value.trim();
   if (!answer) return;
   $('answer').disabled = true;
