@@ -19,6 +19,15 @@ export type ServeParameters = {
   /** Longest wait for in-flight requests on shutdown before forcing exit. */
   shutdownTimeoutMs?: number
   /**
+   * How long an idle keep-alive connection stays open. Longer than the
+   * idle timeout of the proxies and clients in front (60 s at most AWS
+   * load balancers, 4 s in undici): a server that closes first races the
+   * client's next request on that socket, which then fails with ECONNRESET
+   * (Node's default of 5 s lost that race in the tests whenever the event
+   * loop was busy past it).
+   */
+  keepAliveTimeoutMs?: number
+  /**
    * Puts a listener of the service's own in front of the app's on the
    * node:http server (the launch router's hot path); it calls the app's for
    * every request it does not answer.
@@ -78,6 +87,7 @@ export const serve = <variables extends object = NoVariables>(
     onClose,
     handleSignals = false,
     shutdownTimeoutMs = 10_000,
+    keepAliveTimeoutMs = 65_000,
     wrapListener,
   }: ServeParameters,
 ): Promise<RunningServer<variables>> =>
@@ -139,4 +149,9 @@ export const serve = <variables extends object = NoVariables>(
         resolve({ url, port: info.port, close, app })
       },
     )
+    if ('keepAliveTimeout' in server) {
+      server.keepAliveTimeout = keepAliveTimeoutMs
+      // Headers must be allowed longer than an idle connection lasts (Node's rule).
+      server.headersTimeout = keepAliveTimeoutMs + 1_000
+    }
   })
