@@ -44,7 +44,7 @@ test('behavior: an idle keep-alive connection outlives the idle timeouts in fron
     const answer = await new Promise<string | undefined>((resolve, reject) =>
       request(`${server.url}/health`, (response) => {
         response.resume()
-        resolve(response.headers['keep-alive'])
+        resolve(String(response.headers['keep-alive']))
       })
         .on('error', reject)
         .end(),
