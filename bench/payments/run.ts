@@ -9,6 +9,7 @@ import {
   createPaymentLedger,
   createSettlementReader,
   type PaymentsDeps,
+  resourceUrl,
   saleResponse,
   sell,
 } from '@agents/payments'
@@ -67,11 +68,13 @@ const startBackend = async (name: string, databaseUrl?: string): Promise<Backend
   }
   const handler: number[] = []
   const app = new Hono()
+  // A 402 names its resource on the server's own address, never the request's.
+  let baseUrl = ''
   app.post('/paid/:n', async (c) => {
     const started = performance.now()
     const outcome = await sell(deps, c.req.raw, {
       price: { amount: 1_000n },
-      resource: { url: c.req.path, description: 'bench item' },
+      resource: { url: resourceUrl(baseUrl, c.req.path), description: 'bench item' },
       product,
       order: { item: `bench ${c.req.param('n')}` },
       requestKey: `bench:${c.req.param('n')}`,
@@ -81,6 +84,7 @@ const startBackend = async (name: string, databaseUrl?: string): Promise<Backend
     return response
   })
   const server = await serveLocal(app.fetch)
+  baseUrl = server.url
   return {
     name,
     url: server.url,
