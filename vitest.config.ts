@@ -21,10 +21,12 @@ const sources = ['packages/*/src/**', 'services/*/src/**']
 
 export default defineConfig({
   test: {
-    // Two test files at a time even on a 2-CPU machine (vitest's default is
-    // CPUs - 1): most files wait on chains, facilitators and leases, not the
-    // CPU. A fresh-clone run went from 1,144 s to 837 s of tests (2026-11-25).
-    maxWorkers: 2,
+    // Three test files at a time on a 2-CPU machine (vitest's default is
+    // CPUs - 1): most files wait on chains, facilitators, browsers and
+    // leases, not the CPU. A fresh-clone run went from 1,144 s to 837 s of
+    // tests with two (2026-11-25); `test:all` from 576 s to 521 s with three
+    // instead of two (2026-11-28, 211 files, both databases, all green).
+    maxWorkers: 3,
     testTimeout: 30_000,
     hookTimeout: 30_000,
     projects: [
