@@ -23,15 +23,19 @@ export type PaymentReason = (typeof PaymentReason)[keyof typeof PaymentReason]
 /** Thrown at start-up when payment settings are unusable (e.g. devnet settings in production). */
 export class PaymentsConfigError extends Error {
   override readonly name = 'PaymentsConfigError'
-  constructor(readonly problems: string[]) {
+  readonly problems: string[]
+  constructor(problems: string[]) {
     super(`invalid payment settings:\n  ${problems.join('\n  ')}`)
+    this.problems = problems
   }
 }
 
 /** Thrown at start-up when a service's paid items contradict each other (two products for one kind). */
 export class PaidItemsError extends Error {
   override readonly name = 'PaidItemsError'
-  constructor(readonly problems: string[]) {
+  readonly problems: string[]
+  constructor(problems: string[]) {
     super(`invalid paid items:\n  ${problems.join('\n  ')}`)
+    this.problems = problems
   }
 }

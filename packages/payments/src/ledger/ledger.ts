@@ -94,14 +94,18 @@ const claimStatement = (
 
 /** The claim found the payment on record anonymized: the claim it wrote is undone. */
 class AlreadyErased extends Error {
-  constructor(readonly row: LedgerRow) {
+  readonly row: LedgerRow
+  constructor(row: LedgerRow) {
     super('already on record, anonymized')
+    this.row = row
   }
 }
 
 class Refused extends Error {
-  constructor(readonly refusal: ProductRefusal) {
+  readonly refusal: ProductRefusal
+  constructor(refusal: ProductRefusal) {
     super('refused')
+    this.refusal = refusal
   }
 }
 

@@ -21,8 +21,10 @@ export const refusal = <status extends ContentfulStatusCode>(
  * turns it back into data.
  */
 export class Refused extends Error {
-  constructor(readonly refusal: Refusal) {
+  readonly refusal: Refusal
+  constructor(refusal: Refusal) {
     super(refusal.error)
+    this.refusal = refusal
   }
 }
 

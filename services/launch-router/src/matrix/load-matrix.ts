@@ -21,8 +21,10 @@ export type Matrix = {
 
 export class MatrixError extends Error {
   override readonly name = 'MatrixError'
-  constructor(readonly problems: string[]) {
+  readonly problems: string[]
+  constructor(problems: string[]) {
     super(`invalid pad matrix:\n  ${problems.join('\n  ')}`)
+    this.problems = problems
   }
 }
 
