@@ -1,5 +1,7 @@
 // `npm start`: starts every service in services/ (each on its own default
 // port, embedded defaults) and says where each one listens. Ctrl-C stops them all.
+// For one machine and a look around; production starts each service on its own
+// (`npm start -w services/<name>`, its settings and database its own).
 import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -62,7 +64,8 @@ if (takesPayments.length === 0) {
 }
 
 const children = services.map((name) => {
-  const child = spawn(process.execPath, ['--import', 'tsx', join('src', 'main.ts')], {
+  // Node runs the TypeScript itself (type stripping), as `npm start` in the service does.
+  const child = spawn(process.execPath, [join('src', 'main.ts')], {
     cwd: join(root, 'services', name),
     env: {
       ...process.env,
