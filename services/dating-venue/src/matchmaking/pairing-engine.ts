@@ -128,7 +128,11 @@ export const matchMutualBest = (
         top--
         continue
       }
-      const below = top > 1 ? stack[top - 2]! : -1
+      // The row below offers its edge only while it is unpaired: a row further up the chain
+      // can have paired with it meanwhile (with HNSW lists, x can name a row deeper in the
+      // stack that did not list x, and take it). Offering it still paired it twice.
+      const under = top > 1 ? stack[top - 2]! : -1
+      const below = under >= 0 && status[under] === OPEN ? under : -1
       const b = choose(x, below, below >= 0 ? offered[top - 1]! : 0)
       if (b === NO_ONE) {
         status[x] = ALONE
@@ -195,10 +199,10 @@ export const matchMutualBest = (
     order = Int32Array.from(remainder)
   }
 
-  // A persona is in one pair at most, whatever the lists said: at 200,000 personas a run over
-  // a graph built on every core once named a persona twice (not reproduced at 50,000). The
-  // first pair formed stands; a later one naming a paired persona is dropped and counted, and
-  // its other persona waits for the next beat.
+  // A persona is in one pair at most, whatever the lists said. At 200,000 personas a run over
+  // the graph once named a persona twice: the chain's offer from a row already paired (fixed
+  // above, pairing-engine.test.ts). This stays as a net: the first pair formed stands; a later
+  // one naming a paired persona is dropped and counted, and its other persona waits.
   const pairs: [number, number][] = []
   const used = new Uint8Array(count)
   let conflicts = 0
