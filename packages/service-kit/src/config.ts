@@ -122,6 +122,16 @@ export const serviceConfigShape = ({ port, dataDir }: { port: number; dataDir: s
    */
   BASE_URL: BaseUrl.optional(),
   DATABASE_URL: z.string().url().optional(),
+  /**
+   * How DATABASE_URL pools its server connections: `session` (a direct
+   * connection, or a pooler in session mode) or `transaction` (PgBouncer,
+   * Supavisor or RDS Proxy handing a server connection to many clients):
+   * then no named prepared statements and no session state on it
+   * (`refineDatabase`).
+   */
+  DATABASE_POOL_MODE: z.enum(['session', 'transaction']).default('session'),
+  /** A direct, session-capable URL: migrations and session locks. Required with DATABASE_POOL_MODE=transaction. */
+  DATABASE_DIRECT_URL: z.string().url().optional(),
   DATA_DIR: z.string().default(dataDir),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(20),
   MAX_BODY_BYTES: z.coerce
@@ -131,4 +141,44 @@ export const serviceConfigShape = ({ port, dataDir }: { port: number; dataDir: s
     .default(64 * 1024),
   /** The operator's bearer token for `GET /metrics`; unset, metrics are not served (403). */
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN: at least 16 characters').optional(),
+})
+
+type DatabaseSettings = {
+  DATABASE_URL?: string | undefined
+  DATABASE_POOL_MODE: 'session' | 'transaction'
+  DATABASE_DIRECT_URL?: string | undefined
+  DATA_DIR: string
+  DATABASE_POOL_MAX: number
+}
+
+/**
+ * The database settings' rules, for a config's `superRefine`: a transaction
+ * pooler keeps no session, so migrations and the session locks need
+ * DATABASE_DIRECT_URL; neither it nor the mode means anything without
+ * DATABASE_URL. Not guessed from the URL: no pooler says reliably what it is.
+ */
+export const refineDatabase = (config: DatabaseSettings, context: z.RefinementCtx) => {
+  const issue = (path: keyof DatabaseSettings, message: string) =>
+    context.addIssue({ code: 'custom', path: [path], message })
+  if (!config.DATABASE_URL) {
+    if (config.DATABASE_POOL_MODE === 'transaction')
+      issue('DATABASE_POOL_MODE', 'transaction needs DATABASE_URL (the pooled PostgreSQL URL)')
+    if (config.DATABASE_DIRECT_URL)
+      issue('DATABASE_DIRECT_URL', 'set without DATABASE_URL: set both, or neither (PGlite)')
+    return
+  }
+  if (config.DATABASE_POOL_MODE === 'transaction' && !config.DATABASE_DIRECT_URL)
+    issue(
+      'DATABASE_DIRECT_URL',
+      'required with DATABASE_POOL_MODE=transaction: a direct, session-capable URL of the same database for migrations and session locks',
+    )
+}
+
+/** `openDatabase`'s connection parameters from the settings of `serviceConfigShape`. */
+export const databaseOptions = (config: DatabaseSettings) => ({
+  url: config.DATABASE_URL,
+  dataDir: config.DATA_DIR,
+  poolMax: config.DATABASE_POOL_MAX,
+  poolMode: config.DATABASE_POOL_MODE,
+  directUrl: config.DATABASE_DIRECT_URL,
 })

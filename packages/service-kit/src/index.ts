@@ -2,10 +2,12 @@ export {
   BaseUrl,
   CommaList,
   ConfigError,
+  databaseOptions,
   LogLevel,
   loadConfig,
   Port,
   refineBaseUrl,
+  refineDatabase,
   serviceConfigShape,
 } from './config.ts'
 export {

@@ -4,6 +4,7 @@ import {
   limitSettings,
   loadConfig,
   refineBaseUrl,
+  refineDatabase,
   serviceConfigShape,
 } from '@agents/service-kit'
 import { z } from 'zod'
@@ -136,6 +137,7 @@ export const VenueConfig = z
   .superRefine((config, context) => {
     refineIdpConfig(config, context)
     refineBaseUrl(config, context)
+    refineDatabase(config, context)
     if (config.NODE_ENV !== 'production') return
     const require = (key: keyof typeof config, why: string) => {
       if (!config[key])

@@ -10,6 +10,7 @@ import {
 import {
   createLogger,
   createMetrics,
+  databaseOptions,
   type Logger,
   limitPolicies,
   type RunningServer,
@@ -103,11 +104,7 @@ export const startVenue = async (
   { handleSignals = false }: { handleSignals?: boolean } = {},
 ): Promise<Venue> => {
   const logger = createLogger({ name: SERVICE_NAME, level: config.LOG_LEVEL })
-  const database = await openVenueDatabase({
-    url: config.DATABASE_URL,
-    dataDir: config.DATA_DIR,
-    poolMax: config.DATABASE_POOL_MAX,
-  })
+  const database = await openVenueDatabase(databaseOptions(config))
   const payments = paymentsFromEnv(env, {
     db: database.db,
     logger,

@@ -4,6 +4,7 @@ import {
   limitSettings,
   loadConfig,
   refineBaseUrl,
+  refineDatabase,
   serviceConfigShape,
 } from '@agents/service-kit'
 import { z } from 'zod'
@@ -71,6 +72,7 @@ export const SwapRailConfig = z
   })
   .superRefine((config, context) => {
     refineBaseUrl(config, context)
+    refineDatabase(config, context)
     if (config.NODE_ENV !== 'production') return
     if (!config.SWAP_GRANT_SIGNING_KEY)
       context.addIssue({

@@ -7,6 +7,7 @@ import {
 import {
   ConfigError,
   createLogger,
+  databaseOptions,
   limitPolicies,
   type RunningServer,
   serve,
@@ -59,11 +60,7 @@ export const startSwapRail = async (
 ): Promise<SwapRail> => {
   const logger = createLogger({ name: SERVICE_NAME, level: config.LOG_LEVEL })
   const feeRecipient = feeRecipientOf(env)
-  const database = await openSwapDatabase({
-    url: config.DATABASE_URL,
-    dataDir: config.DATA_DIR,
-    poolMax: config.DATABASE_POOL_MAX,
-  })
+  const database = await openSwapDatabase(databaseOptions(config))
   const payments = paymentsFromEnv(env, { db: database.db, logger })
   let baseUrl = config.BASE_URL ?? `http://${config.HOST}:${config.PORT}`
   const grants = await createGrantSigner({

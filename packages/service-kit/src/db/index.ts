@@ -4,6 +4,7 @@ export {
   type Database,
   type OpenDatabaseParameters,
   openDatabase,
+  type PoolMode,
   type SqlClient,
 } from './open-database.ts'
 export { pgArray } from './pg-array.ts'
@@ -15,6 +16,7 @@ export {
   type TestBackend,
   type TestDatabaseOptions,
   testBackends,
+  throughPooler,
 } from './test-database.ts'
 export {
   createTransactionGuard,

@@ -26,7 +26,8 @@ export type Database<schema extends Record<string, unknown>> = {
   /**
    * Holds a session-level advisory lock for long singleton work (the match
    * beat) without holding a transaction open: on PostgreSQL one pooled
-   * connection keeps the lock while `work` uses the pool; on PGlite (one
+   * connection keeps the lock while `work` uses the pool (behind a
+   * transaction pooler, a connection of the direct URL); on PGlite (one
    * process) an in-process lock does the same. Without `wait`, answers
    * `{ ran: false }` at once when another holder has it.
    */
@@ -38,9 +39,26 @@ export type Database<schema extends Record<string, unknown>> = {
   close: () => Promise<void>
 }
 
+/**
+ * How `url` pools its server connections. `session`: each client keeps its
+ * server connection (a direct URL, or a pooler in session mode).
+ * `transaction`: a pooler (PgBouncer, Supavisor, RDS Proxy) hands a server
+ * connection to another client after every transaction, so nothing may
+ * outlive one there: no named prepared statements, no session locks.
+ */
+export type PoolMode = 'session' | 'transaction'
+
 export type OpenDatabaseParameters<schema extends Record<string, unknown>> = {
   /** A PostgreSQL URL; without one the embedded PGlite is used. */
   url?: string | undefined
+  /** How `url` is pooled; default `session`. */
+  poolMode?: PoolMode | undefined
+  /**
+   * A direct, session-capable URL of the same database: migrations run
+   * through it when given, and with `poolMode: 'transaction'` (where it is
+   * required) so do `withLock`'s session locks.
+   */
+  directUrl?: string | undefined
   /** PGlite's data directory; `memory://` keeps nothing. */
   dataDir?: string
   poolMax?: number
@@ -74,7 +92,9 @@ class PreparingClient extends pg.Client {
   // biome-ignore lint/suspicious/noExplicitAny: node-postgres's query has many overloads; this forwards them all
   override query(config: any, values?: any, callback?: any): any {
     if (typeof config === 'string' && Array.isArray(values)) {
-      return super.query({ name: statementName(config), text: config, values }, callback)
+      return withPoolerHint(
+        super.query({ name: statementName(config), text: config, values }, hinted(callback)),
+      )
     }
     if (
       config !== null &&
@@ -84,11 +104,63 @@ class PreparingClient extends pg.Client {
       typeof config.submit !== 'function' &&
       Array.isArray(config.values ?? values)
     ) {
-      return super.query({ ...config, name: statementName(config.text) }, values, callback)
+      return withPoolerHint(
+        super.query(
+          { ...config, name: statementName(config.text) },
+          hinted(values),
+          hinted(callback),
+        ),
+      )
     }
     return super.query(config, values, callback)
   }
 }
+
+/**
+ * A pg Client for a transaction pooler: every statement unnamed (parsed and
+ * planned on each call), drizzle's named ones (`preparedOnce`) included. A
+ * named statement lives on one server connection, which the pooler hands to
+ * other clients: PostgreSQL then answers `prepared statement "…" already
+ * exists` (42P05) or `does not exist` (26000).
+ */
+class UnpreparedClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: node-postgres's query has many overloads; this forwards them all
+  override query(config: any, values?: any, callback?: any): any {
+    if (
+      config !== null &&
+      typeof config === 'object' &&
+      config.name !== undefined &&
+      typeof config.submit !== 'function'
+    ) {
+      const { name: _, ...unnamed } = config
+      return super.query(unnamed, values, callback)
+    }
+    return super.query(config, values, callback)
+  }
+}
+
+// Errors a named statement meets behind a transaction pooler: say what to set.
+const POOLER_CODES = new Set(['42P05', '26000'])
+const POOLER_HINT =
+  ' (is DATABASE_URL a pooler in transaction mode? Then set DATABASE_POOL_MODE=transaction and DATABASE_DIRECT_URL)'
+const addPoolerHint = (error: unknown) => {
+  const failure = error as { code?: string; message?: string } | null
+  if (failure && POOLER_CODES.has(failure.code ?? '') && !failure.message?.endsWith(POOLER_HINT))
+    failure.message += POOLER_HINT
+  return error
+}
+// biome-ignore lint/suspicious/noExplicitAny: a node-postgres callback of any shape
+const hinted = (callback: any) =>
+  typeof callback === 'function'
+    ? (error: unknown, ...rest: unknown[]) =>
+        callback(error ? addPoolerHint(error) : error, ...rest)
+    : callback
+const withPoolerHint = (result: unknown) =>
+  result instanceof Promise
+    ? result.catch((error: unknown) => {
+        throw addPoolerHint(error)
+      })
+    : result
 
 const statementName = (text: string) =>
   `s_${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`
@@ -131,14 +203,38 @@ const guardPoolQueries = (pool: pg.Pool, guard: TransactionGuard) => {
 // two replicas starting together never run one migration twice.
 const MIGRATION_LOCK = 7_246_001
 
+// `withLock` sessions on the direct URL behind a transaction pooler: one per
+// lock a service holds at once (reconciler, beat, retention), so a holder
+// never waits for another's connection.
+const LOCK_SESSIONS = 4
+
+/**
+ * Brings the schema up to date on one session (a session-level lock, and
+ * DDL, which a transaction pooler may split across server connections).
+ */
+const migrateOnSession = async (url: string, migrationsFolder: string) => {
+  const session = new pg.Client({ connectionString: url })
+  await session.connect()
+  try {
+    await session.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK])
+    await migratePg(drizzlePg(session), { migrationsFolder })
+  } finally {
+    await session.end()
+  }
+}
+
 /**
  * Opens the service's database and brings its schema up to date: real
  * PostgreSQL when a URL is given (a pool; migrations under an advisory lock
  * so replicas can start together), else the embedded PGlite, the same SQL
- * dialect in one process.
+ * dialect in one process. Behind a transaction pooler (`poolMode`), the
+ * pool prepares nothing, and migrations and session locks go through
+ * `directUrl`.
  */
 export const openDatabase = async <schema extends Record<string, unknown>>({
   url,
+  poolMode = 'session',
+  directUrl,
   dataDir = 'memory://',
   poolMax = 20,
   schema,
@@ -148,24 +244,30 @@ export const openDatabase = async <schema extends Record<string, unknown>>({
 }: OpenDatabaseParameters<schema>): Promise<Database<schema>> => {
   const guard = guardTransactions ? createTransactionGuard() : undefined
   if (url) {
-    const lockClient = new pg.Client({ connectionString: url })
-    await lockClient.connect()
-    try {
-      await lockClient.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK])
-      await migratePg(drizzlePg(lockClient), { migrationsFolder })
-    } finally {
-      await lockClient.end()
-    }
-    const pool = new pg.Pool({ connectionString: url, max: poolMax, Client: PreparingClient })
+    const pooled = poolMode === 'transaction'
+    if (pooled && !directUrl)
+      throw new Error(
+        'poolMode transaction needs directUrl (DATABASE_DIRECT_URL): migrations and session locks cannot run through a transaction pooler',
+      )
+    await migrateOnSession(directUrl ?? url, migrationsFolder)
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: poolMax,
+      Client: pooled ? UnpreparedClient : PreparingClient,
+    })
     // An idle client losing its server must not crash the process; the next query reports it.
     pool.on('error', () => {})
+    // Session locks need a session: behind a transaction pooler, on the direct URL.
+    const lockPool =
+      pooled && directUrl ? new pg.Pool({ connectionString: directUrl, max: LOCK_SESSIONS }) : pool
+    if (lockPool !== pool) lockPool.on('error', () => {})
     const db = drizzlePg(pool, { schema })
     if (guard) {
       guardPoolQueries(pool, guard)
       guardDrizzleTransactions(db, guard)
     }
     const withLock: Database<schema>['withLock'] = async (key, work, { wait = false } = {}) => {
-      const session = await pool.connect()
+      const session = await lockPool.connect()
       try {
         if (wait) await session.query('SELECT pg_advisory_lock($1)', [key])
         else {
@@ -189,7 +291,10 @@ export const openDatabase = async <schema extends Record<string, unknown>>({
       probe: async () => {
         await pool.query('SELECT 1')
       },
-      close: () => pool.end(),
+      close: async () => {
+        await pool.end()
+        if (lockPool !== pool) await lockPool.end()
+      },
     }
   }
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true })

@@ -94,6 +94,20 @@ export const createTestDatabase = async (
   }
 }
 
+/**
+ * `databaseUrl` reached through the pooler at `poolerUrl` (tests:
+ * TEST_PGBOUNCER_URL, PgBouncer in transaction mode passing every database
+ * name through, `scripts/ci/start-pgbouncer.sh`): the pooler's host and
+ * port, the database's name, user and password.
+ */
+export const throughPooler = (poolerUrl: string, databaseUrl: string) => {
+  const pooler = new URL(poolerUrl)
+  const url = new URL(databaseUrl)
+  url.hostname = pooler.hostname
+  url.port = pooler.port
+  return url.href
+}
+
 export type TestBackend = {
   name: 'PGlite' | 'PostgreSQL'
   /** A database to run against: PGlite in memory (no URL), or a fresh PostgreSQL database. */
