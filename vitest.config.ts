@@ -34,7 +34,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['packages/*/src/**/*.test.ts'],
+          include: ['packages/*/src/**/*.test.ts', 'ops/**/*.test.ts'],
           exclude: notTiered,
           // One module graph per worker instead of one per file: no test
           // mocks modules or globals, and importing a service (4-7 s of its
