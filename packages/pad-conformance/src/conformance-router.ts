@@ -1,6 +1,7 @@
 import { callOperation, useTestRouter } from '@agents/launch-router/testing'
 import fc from 'fast-check'
 import { expect } from 'vitest'
+import { withAirlockOwner } from './airlock-owner.ts'
 import {
   boundaryValues,
   knobArbitrary,
@@ -16,6 +17,7 @@ export type Capabilities = {
   chains: (number | string)[]
   knobs: PublishedKnob[]
   limits: { nameMaxLength: number; symbolMaxLength: number }
+  airlockOwners?: Record<string, { address: string }>
 }
 
 export type Intent = Record<string, unknown> & {
@@ -85,6 +87,13 @@ export const defaultIntent = (capabilities: Capabilities, chainId: number | stri
 
 export type IntentCase = { label: string; intent: Intent }
 
+/** Rules across a knob's items that get_capabilities states beside the knobs (Doppler's Airlock owner). */
+const withPadRules = (capabilities: Capabilities, intent: Intent): Intent => {
+  const owner = capabilities.airlockOwners?.[String(intent.chainId)]
+  if (!owner || !Array.isArray(intent.beneficiaries)) return intent
+  return { ...intent, beneficiaries: withAirlockOwner(owner.address, intent.beneficiaries) }
+}
+
 /**
  * Intents generated from get_capabilities: defaults on every chain, every
  * used knob at a valid value, every boundary (min, max, max length, item
@@ -114,7 +123,7 @@ export const intentCases = (capabilities: Capabilities): IntentCase[] => {
       })
     })
   }
-  return cases
+  return cases.map(({ label, intent }) => ({ label, intent: withPadRules(capabilities, intent) }))
 }
 
 /** Random valid intents: any listed chain, any subset of the knobs used there, random values. */
@@ -133,12 +142,14 @@ export const intentArbitrary = (capabilities: Capabilities): fc.Arbitrary<Intent
           .stringMatching(/^[A-Z][A-Z0-9]{0,9}$/)
           .map((symbol) => symbol.slice(0, capabilities.limits.symbolMaxLength)),
       )
-      .map(([knobValues, name, symbol]) => ({
-        ...defaultIntent(capabilities, chainId),
-        name,
-        symbol,
-        ...knobValues,
-      }))
+      .map(([knobValues, name, symbol]) =>
+        withPadRules(capabilities, {
+          ...defaultIntent(capabilities, chainId),
+          name,
+          symbol,
+          ...knobValues,
+        }),
+      )
   })
 
 /**

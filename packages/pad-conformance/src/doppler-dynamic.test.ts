@@ -29,6 +29,8 @@ import { reviveConfig } from './revive-config.ts'
 const PAD = 'doppler-dynamic'
 const router = useConformanceRouter()
 const BLOCK_TIMESTAMP = 1_790_000_000
+// The pad's validFor: the auction starts this long after the answer (InvalidStartTime otherwise).
+const VALID_FOR = 600
 const WAD = 10n ** 18n
 // PAD_CONFORMANCE_RUNS builds every generated intent (each mines a hook salt, 0.1-0.9 s).
 const DEEP = Number(process.env.PAD_CONFORMANCE_RUNS) > 0
@@ -73,7 +75,8 @@ const POOL_INITIALIZER_DATA = [
 let rpc: Awaited<ReturnType<typeof startFakeRpcServer>>
 let capabilities: Capabilities
 beforeAll(async () => {
-  // The SDK's one read: the latest block, for the auction's start time.
+  // The SDK's one possible read: the latest block, for the start time. The payload pins
+  // blockTimestamp, so the node must see no call at all; it answers one only to tell.
   rpc = await startFakeRpcServer(({ method, params }) =>
     method === 'eth_getBlockByNumber' && params[0] === 'latest'
       ? { result: fakeBlock(30_000_000, BLOCK_TIMESTAMP) }
@@ -108,15 +111,18 @@ const build = async (payload: SignPayload) => {
   const built = await factoryFor(payload.chainId as number).encodeCreateDynamicAuctionParams(
     configOf(payload),
   )
-  expect(rpc.calls.slice(before).map((call) => call.method)).toEqual(['eth_getBlockByNumber'])
+  expect(rpc.calls.slice(before).map((call) => call.method)).toEqual([])
   const { createParams } = built
   const [name, symbol, , vestingDuration, recipients, amounts, tokenURI] = decodeAbiParameters(
     TOKEN_FACTORY_DATA,
     createParams.tokenFactoryData,
   )
   const hook = decodeAbiParameters(POOL_INITIALIZER_DATA, createParams.poolInitializerData)
+  const config = payload.config as { blockTimestamp: number; startTimeOffset: number }
+  expect(config.startTimeOffset).toBe(VALID_FOR)
   return {
     ...built,
+    blockTimestamp: config.blockTimestamp,
     token: { name, symbol, vestingDuration, recipients, amounts, tokenURI },
     hook: Object.fromEntries(
       POOL_INITIALIZER_DATA.map((field, index) => [field.name, hook[index]]),
@@ -150,7 +156,10 @@ const expectCarries = (intent: Intent, built: Awaited<ReturnType<typeof build>>)
     amounts: [10n ** 26n],
     tokenURI: knobs.tokenURI,
   })
-  const start = BigInt(BLOCK_TIMESTAMP + 30)
+  // The answer's clock plus validFor: the start the hook requires to be no earlier than the block.
+  const start = BigInt(built.blockTimestamp + VALID_FOR)
+  expect(built.blockTimestamp).toBeGreaterThan(Date.now() / 1000 - 300)
+  expect(built.blockTimestamp).toBeLessThanOrEqual(Date.now() / 1000)
   expect(built.hook).toEqual({
     minimumProceeds: BigInt(knobs.minProceeds),
     maximumProceeds: BigInt(knobs.maxProceeds),
@@ -231,7 +240,7 @@ describe('doppler-dynamic payloads through @whetstone-research/doppler-sdk 1.0.3
     })
   })
 
-  test('defaults on every listed chain build, read only the latest block, and carry the intent', async () => {
+  test('defaults on every listed chain build, read no block, and carry the intent', async () => {
     expect(capabilities.chains).toEqual([8453, 130, 1])
     for (const chainId of capabilities.chains) {
       const intent = defaultIntent(capabilities, chainId)

@@ -101,6 +101,17 @@ export const CapabilitiesResponse = z
     limits: z.object({ nameMaxLength: z.number().int(), symbolMaxLength: z.number().int() }),
     stockAllowlist: z.record(z.string(), z.string()).optional(),
     salt: z.record(z.string(), z.unknown()).optional(),
+    validFor: z.object({ seconds: z.number().int(), rule: z.string() }).optional().openapi({
+      description:
+        'the payload holds a time: get_sign_payload answers validUntil, this many seconds after the answer; rule is the contract rule it meets',
+    }),
+    airlockOwners: z
+      .record(z.string(), z.object({ address: z.string(), source: z.string() }))
+      .optional()
+      .openapi({
+        description:
+          'Doppler: the Airlock owner per chain id, who must be a fee beneficiary with at least 5 % when beneficiaries are given',
+      }),
   })
   .openapi('CapabilitiesResponse')
 export const DraftResponse = z
@@ -120,6 +131,10 @@ export const SignPayloadResponse = z
         'per kind: sdk-deploy {sdk, config}; simulate-api {request} with body.simulateOnly true; party-factory {to, functionName, args, data, value, salt}',
     }),
     warnings: z.array(IntentIssue),
+    validUntil: z.number().int().optional().openapi({
+      description:
+        "unix seconds (the chain's block.timestamp): present when the payload holds a time (a start time or deadline); a transaction included in a later block reverts, so ask again after it. get_capabilities gives the pad's validFor (seconds and the contract rule)",
+    }),
   })
   .openapi('SignPayloadResponse')
 

@@ -252,7 +252,7 @@ const checkKnobs = (
   // Arithmetic across knobs runs on knobs that each passed their own rules.
   if (!errors.some((error) => error.code === IntentCode.knobInvalid)) {
     for (const name of pad.checks ?? [])
-      for (const problem of KNOB_CHECKS[name](pad, knobs))
+      for (const problem of KNOB_CHECKS[name](pad, knobs, { chainId }))
         errors.push(issue(IntentCode.knobInvalid, problem.field, problem.message))
   }
   return knobs

@@ -1,5 +1,6 @@
+import { checkBeneficiaries } from './check-beneficiaries.ts'
 import { checkDynamicAuction, type KnobProblem } from './check-dynamic-auction.ts'
-import type { KnobCheckName, Pad } from './pad.ts'
+import type { ChainId, KnobCheckName, Pad } from './pad.ts'
 
 /**
  * Pad-specific rules in code, for arithmetic across knobs that the pad files'
@@ -8,7 +9,12 @@ import type { KnobCheckName, Pad } from './pad.ts'
  */
 export const KNOB_CHECKS: Record<
   KnobCheckName,
-  (pad: Pad, knobs: Record<string, unknown>) => KnobProblem[]
+  (
+    pad: Pad,
+    knobs: Record<string, unknown>,
+    intent: { chainId: ChainId | undefined },
+  ) => KnobProblem[]
 > = {
   'doppler-dynamic-auction': checkDynamicAuction,
+  'doppler-beneficiaries': checkBeneficiaries,
 }

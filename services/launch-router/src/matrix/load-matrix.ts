@@ -133,7 +133,13 @@ const checkPad = (pad: Pad): string[] => {
     }
     if (reference.kind === 'stock' && !pad.stockAllowlist)
       say('only the stock pad may refer to $stock')
+    if (reference.kind === 'time' && !pad.validFor)
+      say('a payload that refers to $time needs validFor')
   }
+  if (pad.checks?.includes('doppler-beneficiaries'))
+    for (const chain of pad.chains)
+      if (!pad.airlockOwners?.[String(chain)])
+        say(`doppler-beneficiaries needs the Airlock owner of chain ${chain} in airlockOwners`)
   for (const rule of pad.rules ?? []) {
     for (const name of [rule.when.knob, rule.require.knob]) {
       if (!knobNames.has(name)) say(`rule refers to unknown knob ${name}`)

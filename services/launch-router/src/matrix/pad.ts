@@ -50,7 +50,7 @@ const ForbiddenField = z
   .strict()
 
 /** The pad-specific rules in code a pad can name (knob-checks.ts implements each). */
-export const KNOB_CHECK_NAMES = ['doppler-dynamic-auction'] as const
+export const KNOB_CHECK_NAMES = ['doppler-dynamic-auction', 'doppler-beneficiaries'] as const
 export type KnobCheckName = (typeof KNOB_CHECK_NAMES)[number]
 
 const CrossKnobRule = z
@@ -155,6 +155,22 @@ const base = {
     .optional(),
   /** Only the stock-pairing pad: RH_STOCK tickers and the token each one pins. */
   stockAllowlist: z.record(z.string().regex(/^[A-Z.]{1,10}$/), ChecksummedAddress).optional(),
+  /**
+   * A payload that holds a time (a start time, a deadline) is good for this many seconds
+   * from the answer: templates read `{ "$time": "now" | "validFor" | "validUntil" }`, and
+   * get_sign_payload answers `validUntil` (unix seconds). `rule` is the contract's rule it meets.
+   */
+  validFor: z
+    .object({ seconds: z.number().int().min(60).max(86400), rule: z.string().min(1) })
+    .strict()
+    .optional(),
+  /** Doppler pads: the Airlock's owner per chain id, a required fee beneficiary (BeneficiaryData.sol). */
+  airlockOwners: z
+    .record(
+      z.string(),
+      z.object({ address: ChecksummedAddress, source: z.string().min(1) }).strict(),
+    )
+    .optional(),
 }
 
 export const Pad = z.discriminatedUnion('kind', [

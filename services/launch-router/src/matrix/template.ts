@@ -9,6 +9,11 @@
  *   { "$stock": "ticker" | "address" }            the resolved RH_STOCK pair
  *   { "$pinned": "<name>" }                       a constant pinned in the pad
  *   { "$salt": "value" }                          the mined salt (factory pads)
+ *   { "$time": "now" | "validFor" | "validUntil" } unix seconds of the answer, the pad's
+ *                                                 validFor.seconds, and their sum
+ *
+ * A `$knob` of an array may add `"sortBy": "<field>"`: its items in ascending order of
+ * that field (addresses compared as numbers, as a contract compares them).
  */
 export type TemplateContext = {
   intent: Record<string, unknown>
@@ -16,15 +21,38 @@ export type TemplateContext = {
   stock?: { ticker: string; address: string }
   pinned?: Record<string, unknown>
   salt?: string
+  time?: { now: number; validFor: number; validUntil: number }
 }
 
 export type TemplateReference = {
-  kind: 'intent' | 'knob' | 'knobItem' | 'stock' | 'pinned' | 'salt'
+  kind: 'intent' | 'knob' | 'knobItem' | 'stock' | 'pinned' | 'salt' | 'time'
   name: string
 }
 
 const OMIT = Symbol('omit')
-const REFERENCE_KEYS = ['$intent', '$knob', '$knobItem', '$stock', '$pinned', '$salt'] as const
+const REFERENCE_KEYS = [
+  '$intent',
+  '$knob',
+  '$knobItem',
+  '$stock',
+  '$pinned',
+  '$salt',
+  '$time',
+] as const
+
+const sortKey = (value: unknown) => {
+  if (typeof value === 'string' && /^0x[0-9a-fA-F]+$/.test(value)) return BigInt(value)
+  return value as string | number
+}
+
+const sortedBy = (items: unknown, field: string) =>
+  Array.isArray(items)
+    ? [...items].sort((a, b) => {
+        const left = sortKey((a as Record<string, unknown>)?.[field])
+        const right = sortKey((b as Record<string, unknown>)?.[field])
+        return left < right ? -1 : left > right ? 1 : 0
+      })
+    : items
 
 const referenceOf = (value: unknown): TemplateReference | undefined => {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
@@ -49,10 +77,15 @@ const compile = (template: unknown): Compiled => {
       case 'intent':
         return (context) => context.intent[name]
       case 'knob': {
-        const raw = (template as { default?: unknown }).default
+        const { default: raw, sortBy } = template as { default?: unknown; sortBy?: string }
         const fallback = raw === undefined ? undefined : compile(raw)
-        return (context) =>
+        const pick = (context: TemplateContext) =>
           name in context.knobs ? context.knobs[name] : fallback ? fallback(context) : OMIT
+        if (sortBy === undefined) return pick
+        return (context) => {
+          const value = pick(context)
+          return value === OMIT ? OMIT : sortedBy(value, sortBy)
+        }
       }
       case 'knobItem': {
         const { match = {}, get } = template as { match?: Record<string, unknown>; get: string }
@@ -72,6 +105,8 @@ const compile = (template: unknown): Compiled => {
         return (context) => context.pinned?.[name] ?? OMIT
       case 'salt':
         return (context) => context.salt ?? OMIT
+      case 'time':
+        return (context) => context.time?.[name as 'now' | 'validFor' | 'validUntil'] ?? OMIT
       default:
         throw new Error(`unknown template reference ${reference.kind}`)
     }

@@ -34,5 +34,7 @@ export const getCapabilities = (matrix: Matrix, { pad: id }: { pad: string }) =>
     },
     ...(pad.stockAllowlist ? { stockAllowlist: pad.stockAllowlist } : {}),
     ...(salt ? { salt } : {}),
+    ...(pad.validFor ? { validFor: pad.validFor } : {}),
+    ...(pad.airlockOwners ? { airlockOwners: pad.airlockOwners } : {}),
   }
 }

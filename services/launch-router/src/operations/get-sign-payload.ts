@@ -11,7 +11,12 @@ import type { MiningCharge, SaltMiner } from '../payload/mine-salt-cached.ts'
 
 export type SignPayloadDeps = { matrix: Matrix; mineSalt: SaltMiner }
 
-export type SignPayloadAnswer = { payload: SignPayload; warnings: IntentIssue[] }
+export type SignPayloadAnswer = {
+  payload: SignPayload
+  warnings: IntentIssue[]
+  /** Unix seconds: a payload that holds a time reverts if included in a later block. */
+  validUntil?: number
+}
 
 /**
  * get_sign_payload and simulate_launch: one function, so the two answer the
@@ -36,9 +41,12 @@ export const getSignPayload = (
     throw new ApiError(422, 'intent has errors', { errors: draft.errors, warnings: draft.warnings })
   }
   const pad = matrix.byId.get(draft.intent.pad)!
-  const built = buildSignPayload({ mineSalt }, { pad, intent: draft.intent, chargeMining })
+  // One clock reading per answer: the payload's times and validUntil agree.
+  const now = Math.floor(Date.now() / 1000)
+  const built = buildSignPayload({ mineSalt }, { pad, intent: draft.intent, chargeMining, now })
+  const validUntil = pad.validFor ? { validUntil: now + pad.validFor.seconds } : {}
   const answer = (result: BuildSignPayloadResult): SignPayloadAnswer => {
-    if (result.ok) return { payload: result.payload, warnings: draft.warnings }
+    if (result.ok) return { payload: result.payload, warnings: draft.warnings, ...validUntil }
     if (result.reason === 'time_budget') {
       throw new ApiError(503, 'salt mining ran out of its time budget; retry shortly', {
         reason: result.reason,

@@ -14,8 +14,9 @@ export type BuildSignPayloadResult =
   | { ok: true; payload: SignPayload }
   | { ok: false; reason: 'iteration_cap' | 'time_budget'; tried: number }
 
-const templateContext = (pad: Pad, intent: NormalizedIntent): TemplateContext => {
+const templateContext = (pad: Pad, intent: NormalizedIntent, now: number): TemplateContext => {
   const { knobs, ...core } = intent
+  const validFor = pad.validFor?.seconds
   const ticker = knobs[STOCK_FIELD] as string | undefined
   const address = ticker ? pad.stockAllowlist?.[ticker] : undefined
   return {
@@ -23,6 +24,7 @@ const templateContext = (pad: Pad, intent: NormalizedIntent): TemplateContext =>
     knobs,
     ...(ticker && address ? { stock: { ticker, address } } : {}),
     ...(pad.kind === 'party-factory' && pad.payload.pinned ? { pinned: pad.payload.pinned } : {}),
+    ...(validFor === undefined ? {} : { time: { now, validFor, validUntil: now + validFor } }),
   }
 }
 
@@ -40,14 +42,17 @@ export const buildSignPayload = (
     pad,
     intent,
     chargeMining,
+    now,
   }: {
     pad: Pad
     intent: NormalizedIntent
     /** What a newly mined salt costs the client (a remembered one costs nothing). */
     chargeMining?: MiningCharge | undefined
+    /** Unix seconds of the answer, for pads whose payload holds a time (`validFor`). */
+    now: number
   },
 ): BuildSignPayloadResult | Promise<BuildSignPayloadResult> => {
-  const context = templateContext(pad, intent)
+  const context = templateContext(pad, intent, now)
   const head = { kind: pad.kind, pad: pad.id, chainId: intent.chainId }
   switch (pad.kind) {
     case 'sdk-deploy':
