@@ -21,6 +21,8 @@ import { injectAt, knobPath } from './knob-injection.ts'
 import { createOfflineClient } from './offline-client.ts'
 
 const PAD = 'clanker-v4'
+const CREATOR_B = getAddress('0x00000000000000000000000000000000000000b2')
+const CREATOR_C = getAddress('0x00000000000000000000000000000000000000c3')
 const router = useConformanceRouter()
 // getDeployTransaction is the offline half of Clanker.deploy: parse, encode, predict the address.
 const clanker = new Clanker({ publicClient: createOfflineClient() as never })
@@ -169,6 +171,39 @@ describe('clanker-v4 payloads through clanker-sdk 4.2.18 Clanker.getDeployTransa
   })
 })
 
+describe('clanker-v4: what the chain refuses and the SDK builds, draft_intent refuses (pads/conditions/clanker-v4.md)', () => {
+  const ZERO = '0x0000000000000000000000000000000000000000'
+  const recipient = (admin: string, bps: number) => ({
+    admin,
+    recipient: admin,
+    bps,
+    token: 'Both',
+  })
+  test.each([
+    // ClankerHookStaticFeeV2 (Base): ClankerFeeTooHigh above 100_000 uni-bps.
+    ['fees', { type: 'static', clankerFee: 1001, pairedFee: 100 }],
+    // ClankerLpLockerFeeConversion: ZeroRewardAmount, ZeroRewardAddress.
+    ['rewards', { recipients: [recipient(CREATOR_B, 10_000), recipient(CREATOR_C, 0)] }],
+    ['rewards', { recipients: [{ ...recipient(CREATOR_B, 10_000), admin: ZERO }] }],
+    // ClankerVault: InvalidVaultAdmin.
+    ['vault', { percentage: 10, lockupDuration: 604_800, recipient: ZERO }],
+  ])('%s %j: the SDK builds it, the chain reverts, draft_intent refuses', async (knob, value) => {
+    const base = defaultIntent(capabilities, 8453)
+    const payload = await router.signPayload(base)
+    await build(injectAt(payload, knobPath(PAD, knob)!, value))
+    expect(refusesKnob(await router.draft({ ...base, [knob]: value }), knob)).toBe(true)
+  })
+
+  test('fees of 1000 bps and a 1-bps recipient, just inside, build', async () => {
+    const intent = {
+      ...defaultIntent(capabilities, 8453),
+      fees: { type: 'static', clankerFee: 1000, pairedFee: 1000 },
+      rewards: { recipients: [recipient(CREATOR_B, 9_999), recipient(CREATOR_C, 1)] },
+    }
+    expectCarries(intent, await build(await router.signPayload(intent)))
+  })
+})
+
 describe('clanker-v4: what clanker-sdk refuses, draft_intent refuses', () => {
   test('every value just outside a published rule that the SDK refuses is knob_invalid', async () => {
     const base = defaultIntent(capabilities, 8453)
@@ -213,6 +248,11 @@ describe('clanker-v4: what clanker-sdk refuses, draft_intent refuses', () => {
 
   test('sniperFees is reported ignored on Arbitrum and Unichain, whose deployments drop it', async () => {
     for (const chainId of [42161, 130]) {
+      // The SDK lists no sniper-auction or descending-fee module there and sends the MEV module no data.
+      const sniperFees = { startingFee: 500_000, endingFee: 40_000, secondsToDecay: 30 }
+      const payload = await router.signPayload(defaultIntent(capabilities, chainId))
+      const { args } = await build(injectAt(payload, ['config', 'sniperFees'], sniperFees))
+      expect(args.mevModuleConfig.mevModuleData).toBe('0x')
       const intent = {
         ...defaultIntent(capabilities, chainId),
         sniperFees: { startingFee: 500_000, endingFee: 40_000, secondsToDecay: 30 },

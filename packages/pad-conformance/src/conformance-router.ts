@@ -16,7 +16,7 @@ export type Capabilities = {
   status: string
   chains: (number | string)[]
   knobs: PublishedKnob[]
-  limits: { nameMaxLength: number; symbolMaxLength: number }
+  limits: { nameMaxLength: number; nameMaxBytes?: number; symbolMaxLength: number }
   airlockOwners?: Record<string, { address: string }>
 }
 

@@ -193,6 +193,29 @@ describe('flaunch payloads through @flaunch/sdk 0.9.16 flaunchIPFS in createFlau
     expect(refusedBySdk).toBeGreaterThan(0)
   })
 
+  const DAY = 86_400
+  const now = () => Math.floor(Date.now() / 1000)
+  test.each([
+    // MarketCappedPrice: MarketCapTooSmall below 1e6 (1 USD in USDC units).
+    ['initialMarketCapUSD', () => 0.5],
+    // Flaunch.sol: InvalidFlaunchSchedule beyond block time + 30 days.
+    ['flaunchAt', () => now() + 31 * DAY],
+  ])('%s: the SDK builds it, the chain reverts, draft_intent refuses', async (knob, value) => {
+    const baseIntent = defaultIntent(capabilities, 8453)
+    const payload = await router.signPayload(baseIntent)
+    await build(injectAt(payload, knobPath(PAD, knob)!, value()))
+    expect(refusesKnob(await router.draft({ ...baseIntent, [knob]: value() }), knob)).toBe(true)
+  })
+
+  test('a launch scheduled 29 days ahead and a market cap of 1 USD, just inside, build', async () => {
+    const intent = {
+      ...defaultIntent(capabilities, 8453),
+      flaunchAt: now() + 29 * DAY,
+      initialMarketCapUSD: 1,
+    }
+    expectCarries(intent, await build(await router.signPayload(intent)))
+  })
+
   test.each([
     ['creatorFeeAllocationPercent', 0.29],
     ['initialMarketCapUSD', 1e-7],

@@ -26,11 +26,20 @@ const longestUrl = (schemes: string[] | undefined, length: number) => {
   return head + 'x'.repeat(Math.max(length - head.length, 1))
 }
 
+type IntegerType = Extract<KnobType, { type: 'integer' }>
+
+/** An integer knob's upper bound now: `max`, or `maxFromNow` seconds after this clock if lower. */
+const integerMax = (knob: IntegerType) =>
+  knob.maxFromNow === undefined
+    ? knob.max
+    : Math.min(knob.max ?? Number.MAX_SAFE_INTEGER, Math.floor(Date.now() / 1000) + knob.maxFromNow)
+
 /** The lowest and highest values an integer knob accepts (multiples of `multipleOf` inside min..max). */
-const integerBounds = (knob: Extract<KnobType, { type: 'integer' }>): [number, number] => {
+const integerBounds = (knob: IntegerType): [number, number] => {
   const step = knob.multipleOf ?? 1
   const lowest = Math.ceil((knob.min ?? 0) / step) * step
-  const highest = knob.max === undefined ? lowest : Math.floor(knob.max / step) * step
+  const max = integerMax(knob)
+  const highest = max === undefined ? lowest : Math.floor(max / step) * step
   return [lowest + 0, highest + 0]
 }
 
@@ -174,7 +183,7 @@ export const boundaryValues = (knob: KnobType): Value[] => {
       ]
     case 'integer': {
       const [lowest, highest] = integerBounds(knob)
-      return [lowest, ...(knob.max !== undefined ? [highest] : [])]
+      return [lowest, ...(integerMax(knob) !== undefined ? [highest] : [])]
     }
     case 'number':
       return [lowestNumber(knob), ...(knob.max !== undefined ? [knob.max] : [])]
@@ -233,6 +242,12 @@ const uniqueSamples = (knob: Extract<KnobType, { type: 'array' }>, size: number)
   })
 }
 
+/** The least an array item's summed field may be (Clanker's reward bps: 1), as a weight. */
+const itemMin = (knob: Extract<KnobType, { type: 'array' }>) => {
+  const field = knob.items.type === 'object' ? knob.items.properties[knob.sumOf!.field] : undefined
+  return field && 'min' in field && field.min !== undefined && field.min > 0 ? 1 : 0
+}
+
 const addressArbitrary = fc
   .uint8Array({ minLength: 20, maxLength: 20 })
   .filter((bytes) => bytes.some((byte) => byte !== 0))
@@ -262,7 +277,7 @@ export const knobArbitrary = (knob: KnobType): fc.Arbitrary<Value> => {
       const [lowest, highest] = integerBounds({
         ...knob,
         min: knob.min ?? -(2 ** 31),
-        max: knob.max ?? 2 ** 40,
+        max: integerMax(knob) ?? 2 ** 40,
       })
       return integerArbitrary(lowest / step, highest / step).map((units) => units * step)
     }
@@ -318,10 +333,13 @@ export const knobArbitrary = (knob: KnobType): fc.Arbitrary<Value> => {
         .chain((list) =>
           fc
             // Decimal-string shares (WAD) are positive in the SDKs that take them: no zero weight.
-            .array(fc.integer({ min: typeof sumOf.equals === 'number' ? 0 : 1, max: 100 }), {
-              minLength: list.length,
-              maxLength: list.length,
-            })
+            .array(
+              fc.integer({ min: typeof sumOf.equals === 'number' ? itemMin(knob) : 1, max: 100 }),
+              {
+                minLength: list.length,
+                maxLength: list.length,
+              },
+            )
             .map((weights) => spread(list, sumOf, weights)),
         )
     }
@@ -345,11 +363,17 @@ export const nearMisses = (knob: KnobType): Value[] => {
           `${scheme}:example.com/x`,
         ]),
         ...(knob.maxLength ? [longestUrl(knob.schemes, knob.maxLength + 1)] : []),
+        // Within maxLength characters but over maxBytes: two-byte characters.
+        ...(knob.maxBytes
+          ? [urlFor(knob.schemes, '\u00e9'.repeat(Math.ceil(knob.maxBytes / 2)))]
+          : []),
       ]
     case 'integer':
       return [
         ...(knob.min !== undefined ? [knob.min - 1] : []),
         ...(knob.max !== undefined ? [knob.max + 1] : []),
+        // An hour past a bound relative to the clock: the router reads its clock a moment later.
+        ...(knob.maxFromNow !== undefined ? [integerMax(knob)! + 3600] : []),
         (knob.min ?? 0) + 0.5,
         ...(knob.multipleOf && knob.multipleOf > 1 ? [integerBounds(knob)[0] + 1] : []),
       ]
@@ -365,6 +389,8 @@ export const nearMisses = (knob: KnobType): Value[] => {
             ]
           : []),
       ]
+    case 'address':
+      return knob.notZero ? ['0x0000000000000000000000000000000000000000'] : []
     case 'object': {
       const base = sampleValue(knob) as Record<string, unknown>
       const out: Value[] = []

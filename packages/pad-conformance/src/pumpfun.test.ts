@@ -117,11 +117,12 @@ describe('pumpfun payloads through @pump-fun/pump-sdk 2.0.0 PUMP_SDK.createV2Ins
     }
   })
 
-  test('the longest name in four-byte characters, symbol and URI still fit one transaction', async () => {
+  test('the longest name in four-byte characters (32 bytes), symbol and URI still fit one transaction', async () => {
     const base = defaultIntent(capabilities, MAINNET)
+    expect(capabilities.limits.nameMaxBytes).toBe(32)
     const intent = {
       ...base,
-      name: '\u{1F680}'.repeat(capabilities.limits.nameMaxLength),
+      name: '\u{1F680}'.repeat(32 / 4),
       symbol: 'S'.repeat(capabilities.limits.symbolMaxLength),
       uri: `https://example.com/${'x'.repeat(200 - 'https://example.com/'.length)}`,
       mayhemMode: true,
@@ -155,6 +156,31 @@ describe('pumpfun payloads through @pump-fun/pump-sdk 2.0.0 PUMP_SDK.createV2Ins
         `${knob} = ${value}`,
       ).toBe(true)
     }
+  })
+
+  test('a name over 32 bytes is name_invalid though the SDK encodes it: create_v2 fails NameTooLong (6043)', async () => {
+    const base = defaultIntent(capabilities, MAINNET)
+    const payload = await router.signPayload(base)
+    const name = '\u{1F680}'.repeat(9) // 9 characters, 36 bytes
+    const built = await build(injectAt(payload, ['config', 'name'], name))
+    expect((built.decoded.data as { name: string }).name).toBe(name)
+    const draft = await router.draft({ ...base, name })
+    expect(draft.errors).toEqual([
+      expect.objectContaining({
+        code: 'name_invalid',
+        field: 'name',
+        message: expect.stringMatching(/32 bytes/),
+      }),
+    ])
+    expect((await router.draft({ ...base, name: 'n'.repeat(32) })).errors).toEqual([])
+  })
+
+  test('a URI over 200 bytes in fewer characters is knob_invalid though the SDK encodes it: UriTooLong (6045)', async () => {
+    const base = defaultIntent(capabilities, MAINNET)
+    const payload = await router.signPayload(base)
+    const uri = `https://example.com/${'\u00e9'.repeat(100)}` // 120 characters, 220 bytes
+    await build(injectAt(payload, ['config', 'uri'], uri))
+    expect(refusesKnob(await router.draft({ ...base, uri }), 'uri')).toBe(true)
   })
 
   test('creatorFeeBps, which a SOL-quoted create_v2 ignores, is reported ignored', async () => {

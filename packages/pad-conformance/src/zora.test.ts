@@ -110,6 +110,17 @@ describe('zora-coin payloads through @zoralabs/coins-sdk 0.6.0 createCoinCall, n
     )
   })
 
+  test('a zero payoutRecipient reaches the API through the SDK; the coin reverts AddressZero, so draft_intent refuses it', async () => {
+    const base = defaultIntent(capabilities, 8453)
+    const payload = await router.signPayload(base)
+    const zero = '0x0000000000000000000000000000000000000000'
+    const built = await build(injectAt(payload, knobPath(PAD, 'payoutRecipient')!, zero))
+    expect(built.api.payoutRecipientOverride).toBe(zero)
+    expect(
+      refusesKnob(await router.draft({ ...base, payoutRecipient: zero }), 'payoutRecipient'),
+    ).toBe(true)
+  })
+
   test('startingMarketCap, which createCoinCall never sends, is reported ignored', async () => {
     const draft = await router.draft({
       ...defaultIntent(capabilities, 8453),

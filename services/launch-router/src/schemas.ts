@@ -98,7 +98,11 @@ export const CapabilitiesResponse = z
       z.object({ field: z.string(), reason: z.string(), allowedValue: z.unknown().optional() }),
     ),
     rules: z.array(z.record(z.string(), z.unknown())),
-    limits: z.object({ nameMaxLength: z.number().int(), symbolMaxLength: z.number().int() }),
+    limits: z.object({
+      nameMaxLength: z.number().int(),
+      nameMaxBytes: z.number().int().optional(),
+      symbolMaxLength: z.number().int(),
+    }),
     stockAllowlist: z.record(z.string(), z.string()).optional(),
     salt: z.record(z.string(), z.unknown()).optional(),
     validFor: z.object({ seconds: z.number().int(), rule: z.string() }).optional().openapi({

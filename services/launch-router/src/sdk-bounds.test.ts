@@ -66,7 +66,8 @@ describe('draft_intent refuses what the pads SDKs refuse', () => {
     ['initialMarketCapUSD', 1e-7],
   ])('flaunch %s = %s, which the SDK cannot convert, is knob_invalid', async (knob, value) => {
     const json = await draft(intent('flaunch', { image: 'aW1n', [knob]: value }))
-    expect(codes(json.errors)).toEqual([`knob_invalid@${knob}`])
+    // 1e-7 also breaks the 1-USD minimum: two reasons, one field.
+    expect([...new Set(codes(json.errors))]).toEqual([`knob_invalid@${knob}`])
   })
 
   test('flaunch socials: one per platform, and each lands in its flaunchIPFS metadata field', async () => {

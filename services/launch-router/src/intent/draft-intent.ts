@@ -13,6 +13,7 @@ const DEFAULT_NAME_MAX = 64
 const DEFAULT_SYMBOL_MAX = 16
 // Printable text only: no control characters, no bidi overrides that could disguise a name in a wallet.
 const UNSAFE_TEXT = /[\p{Cc}\p{Cf}\u2028\u2029]/u
+const UTF8 = new TextEncoder()
 
 /** The intent as the router will build it: core fields normalised, only usable knobs kept. */
 export type NormalizedIntent = {
@@ -75,7 +76,11 @@ export const draftIntent = (matrix: Matrix, intent: Record<string, unknown>): Dr
     )
   }
 
-  const name = checkText(intent.name, pad?.limits?.nameMaxLength ?? DEFAULT_NAME_MAX)
+  const name = checkText(
+    intent.name,
+    pad?.limits?.nameMaxLength ?? DEFAULT_NAME_MAX,
+    pad?.limits?.nameMaxBytes,
+  )
   if (!name.ok) errors.push(issue(IntentCode.nameInvalid, 'name', `name ${name.problem}`))
   const symbol = checkSymbol(intent.symbol, pad?.limits?.symbolMaxLength ?? DEFAULT_SYMBOL_MAX)
   if (!symbol.ok) errors.push(issue(IntentCode.symbolInvalid, 'symbol', `symbol ${symbol.problem}`))
@@ -123,13 +128,16 @@ export const draftIntent = (matrix: Matrix, intent: Record<string, unknown>): Dr
 
 type Checked<value> = { ok: true; value: value } | { ok: false; problem: string }
 
-const checkText = (value: unknown, maxLength: number): Checked<string> => {
+const checkText = (value: unknown, maxLength: number, maxBytes?: number): Checked<string> => {
   if (typeof value !== 'string')
     return { ok: false, problem: `must be a string (${describe(value)})` }
   const trimmed = value.trim()
   if (trimmed.length === 0) return { ok: false, problem: 'must not be empty' }
   if ([...trimmed].length > maxLength)
     return { ok: false, problem: `must be at most ${maxLength} characters` }
+  // A program that counts bytes (pump.fun's NameTooLong) fails on a shorter name of wide characters.
+  if (maxBytes !== undefined && UTF8.encode(trimmed).length > maxBytes)
+    return { ok: false, problem: `must be at most ${maxBytes} bytes in UTF-8` }
   if (UNSAFE_TEXT.test(trimmed))
     return { ok: false, problem: 'must not contain control or invisible formatting characters' }
   return { ok: true, value: trimmed }

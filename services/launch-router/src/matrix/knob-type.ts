@@ -8,13 +8,24 @@ import { z } from 'zod'
  */
 export type KnobType =
   | { type: 'string'; minLength?: number; maxLength?: number; pattern?: string }
-  | { type: 'url'; schemes?: string[]; maxLength?: number }
+  | {
+      type: 'url'
+      schemes?: string[]
+      maxLength?: number
+      /** At most this many UTF-8 bytes (a program that counts bytes: pump.fun's URI). */
+      maxBytes?: number
+    }
   | {
       type: 'integer'
       min?: number
       max?: number
       /** The value must be a multiple of this (e.g. a pool's tick spacing). */
       multipleOf?: number
+      /**
+       * A unix time (seconds) at most this many seconds after the router's clock when the intent
+       * is checked (Flaunch's flaunchAt: Flaunch.sol refuses a schedule beyond block time + 30 days).
+       */
+      maxFromNow?: number
     }
   | {
       type: 'number'
@@ -26,7 +37,11 @@ export type KnobType =
     }
   | { type: 'boolean' }
   | { type: 'enum'; values: (string | number | boolean)[] }
-  | { type: 'address' }
+  | {
+      type: 'address'
+      /** The zero address is refused (a contract reverts on it: Clanker's reward admin). */
+      notZero?: boolean
+    }
   | {
       type: 'object'
       properties: Record<string, KnobType & { required?: boolean }>
@@ -69,6 +84,7 @@ export const KnobTypeSchema: z.ZodType<KnobType> = z.lazy(() =>
         type: z.literal('url'),
         schemes: z.array(z.string()).min(1).optional(),
         maxLength: z.number().int().min(1).optional(),
+        maxBytes: z.number().int().min(1).optional(),
       })
       .strict(),
     z
@@ -77,6 +93,7 @@ export const KnobTypeSchema: z.ZodType<KnobType> = z.lazy(() =>
         min: z.number().int().optional(),
         max: z.number().int().optional(),
         multipleOf: z.number().int().min(1).optional(),
+        maxFromNow: z.number().int().min(1).optional(),
       })
       .strict(),
     z
@@ -95,7 +112,7 @@ export const KnobTypeSchema: z.ZodType<KnobType> = z.lazy(() =>
         values: z.array(z.union([z.string(), z.number(), z.boolean()])).min(1),
       })
       .strict(),
-    z.object({ type: z.literal('address') }).strict(),
+    z.object({ type: z.literal('address'), notZero: z.boolean().optional() }).strict(),
     z
       .object({
         type: z.literal('object'),
@@ -154,6 +171,11 @@ const addressValue = z
     (value) => isAddress(value, { strict: true }),
     'expected a 0x address (EIP-55 checksum if mixed case)',
   )
+const nonZeroAddress = addressValue.refine(
+  (value) => !/^0x0{40}$/i.test(value),
+  'must not be the zero address: the contract reverts on it',
+)
+const utf8 = new TextEncoder()
 
 /** Compiles a knob's constraints to the validator that checks intents. */
 export const knobTypeToZod = (knob: KnobType): z.ZodType => {
@@ -167,9 +189,14 @@ export const knobTypeToZod = (knob: KnobType): z.ZodType => {
     }
     case 'url': {
       const schemes = knob.schemes ?? ['https']
+      const { maxBytes } = knob
       return z
         .string()
         .max(knob.maxLength ?? 2048)
+        .refine(
+          (value) => maxBytes === undefined || utf8.encode(value).length <= maxBytes,
+          `must be at most ${maxBytes} bytes in UTF-8`,
+        )
         .refine(
           (value) => {
             // Literally `<scheme>://` in lowercase: SDKs test the prefix (zora: startsWith("ipfs://")).
@@ -188,7 +215,12 @@ export const knobTypeToZod = (knob: KnobType): z.ZodType => {
       if (knob.min !== undefined) schema = schema.min(knob.min)
       if (knob.max !== undefined) schema = schema.max(knob.max)
       if (knob.multipleOf !== undefined) schema = schema.multipleOf(knob.multipleOf)
-      return schema
+      const { maxFromNow } = knob
+      if (maxFromNow === undefined) return schema
+      return schema.refine(
+        (value) => value <= Math.floor(Date.now() / 1000) + maxFromNow,
+        `must be at most ${maxFromNow} seconds after the router's clock (unix seconds)`,
+      )
     }
     case 'number': {
       let schema = z.number()
@@ -209,7 +241,7 @@ export const knobTypeToZod = (knob: KnobType): z.ZodType => {
         knob.values.map((value) => z.literal(value)) as [z.ZodLiteral, ...z.ZodLiteral[]],
       )
     case 'address':
-      return addressValue
+      return knob.notZero ? nonZeroAddress : addressValue
     case 'object': {
       const shape = Object.fromEntries(
         Object.entries(knob.properties).map(([name, property]) => {

@@ -149,6 +149,8 @@ const base = {
   limits: z
     .object({
       nameMaxLength: z.number().int().min(1).optional(),
+      /** The name's UTF-8 bytes, for a program that counts bytes (pump.fun's NameTooLong). */
+      nameMaxBytes: z.number().int().min(1).optional(),
       symbolMaxLength: z.number().int().min(1).optional(),
     })
     .strict()

@@ -30,6 +30,7 @@ export const getCapabilities = (matrix: Matrix, { pad: id }: { pad: string }) =>
     rules: pad.rules ?? [],
     limits: {
       nameMaxLength: pad.limits?.nameMaxLength ?? 64,
+      ...(pad.limits?.nameMaxBytes ? { nameMaxBytes: pad.limits.nameMaxBytes } : {}),
       symbolMaxLength: pad.limits?.symbolMaxLength ?? 16,
     },
     ...(pad.stockAllowlist ? { stockAllowlist: pad.stockAllowlist } : {}),
