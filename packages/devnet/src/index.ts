@@ -8,7 +8,17 @@ export { TEMPO_CHAIN_ID, TEMPO_PATH_USD } from './chains/start-tempo-chain.ts'
 export type { V1Requirements } from './clients/sign-v1-payment.ts'
 export { DEVNET_PRIVATE_KEYS, type DevnetAccounts, getDevnetAccounts } from './devnet-accounts.ts'
 export { devnetEnv } from './devnet-env.ts'
+export { type CdpApiKey, createCdpApiKey } from './facilitator/cdp-api-key.ts'
 export type { FacilitatorBehavior, SettleFault } from './facilitator/facilitator-behavior.ts'
+export {
+  type CdpFacilitator,
+  type CdpFacilitatorCall,
+  type CdpJwtCheck,
+  type CdpJwtVerdict,
+  type StartCdpFacilitatorParameters,
+  startCdpFacilitator,
+  verifyCdpJwt,
+} from './facilitator/start-cdp-facilitator.ts'
 export { proxiedPostgresUrl } from './faults/proxied-postgres-url.ts'
 export {
   type StartTcpFaultProxyParameters,
