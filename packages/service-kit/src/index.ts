@@ -18,6 +18,7 @@ export {
   createApp,
   type NoVariables,
 } from './create-app.ts'
+export { UnpreparedClient } from './db/pool-clients.ts'
 export { ApiError, type ErrorExtras, errorBody } from './errors.ts'
 export { type Es256Key, loadEs256Key } from './es256-key.ts'
 export { bearerToken } from './http/bearer-token.ts'

@@ -40,6 +40,8 @@ export const LaunchRouterConfig = z
     TRUST_FORWARDED_FOR: ForwardedTrustSetting,
     /** PostgreSQL for the limits' counters, shared by every replica; unset, memory (one replica). */
     RATE_LIMIT_DATABASE_URL: z.string().url().optional(),
+    /** `transaction` when that URL is a transaction pooler: the counters' statements then go unnamed. */
+    RATE_LIMIT_DATABASE_POOL_MODE: z.enum(['session', 'transaction']).default('session'),
     /** The operator's bearer token for `GET /metrics`; unset, metrics are not served (403). */
     METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN: at least 16 characters').optional(),
   })

@@ -48,6 +48,7 @@ export const startLaunchRouter = async (
         service: SERVICE_NAME,
         policies: limitPolicies(config, LIMIT_DEFAULTS),
         databaseUrl: config.RATE_LIMIT_DATABASE_URL,
+        poolMode: config.RATE_LIMIT_DATABASE_POOL_MODE,
         logger,
       })
     : undefined

@@ -8,6 +8,7 @@ export {
   type SqlClient,
 } from './open-database.ts'
 export { pgArray } from './pg-array.ts'
+export { UnpreparedClient } from './pool-clients.ts'
 export { preparedOnce } from './prepared-once.ts'
 export { PreparingPglite } from './preparing-pglite.ts'
 export { rowsOf } from './rows-of.ts'

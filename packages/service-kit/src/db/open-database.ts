@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { PGlite } from '@electric-sql/pglite'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
@@ -8,6 +7,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
 import { cloneMigratedPglite } from './migrated-pglite.ts'
+import { PreparingClient, UnpreparedClient } from './pool-clients.ts'
 import { PreparingPglite } from './preparing-pglite.ts'
 import { createTransactionGuard, type TransactionGuard } from './transaction-guard.ts'
 
@@ -78,92 +78,6 @@ export type OpenDatabaseParameters<schema extends Record<string, unknown>> = {
    */
   cloneTemplate?: boolean
 }
-
-/**
- * A pg Client that prepares every parameterised query once per connection
- * (a statement named by a hash of its text), instead of node-postgres's
- * default unnamed statement that PostgreSQL parses and plans on every call.
- * The swap rail's matcher is one large statement: preparing it halved
- * PostgreSQL's CPU per match and raised matches/s by 64 % (bench/README.md).
- * Queries without parameters (migrations, multi-statement scripts) keep the
- * simple protocol.
- */
-class PreparingClient extends pg.Client {
-  // biome-ignore lint/suspicious/noExplicitAny: node-postgres's query has many overloads; this forwards them all
-  override query(config: any, values?: any, callback?: any): any {
-    if (typeof config === 'string' && Array.isArray(values)) {
-      return withPoolerHint(
-        super.query({ name: statementName(config), text: config, values }, hinted(callback)),
-      )
-    }
-    if (
-      config !== null &&
-      typeof config === 'object' &&
-      typeof config.text === 'string' &&
-      config.name === undefined &&
-      typeof config.submit !== 'function' &&
-      Array.isArray(config.values ?? values)
-    ) {
-      return withPoolerHint(
-        super.query(
-          { ...config, name: statementName(config.text) },
-          hinted(values),
-          hinted(callback),
-        ),
-      )
-    }
-    return super.query(config, values, callback)
-  }
-}
-
-/**
- * A pg Client for a transaction pooler: every statement unnamed (parsed and
- * planned on each call), drizzle's named ones (`preparedOnce`) included. A
- * named statement lives on one server connection, which the pooler hands to
- * other clients: PostgreSQL then answers `prepared statement "…" already
- * exists` (42P05) or `does not exist` (26000).
- */
-class UnpreparedClient extends pg.Client {
-  // biome-ignore lint/suspicious/noExplicitAny: node-postgres's query has many overloads; this forwards them all
-  override query(config: any, values?: any, callback?: any): any {
-    if (
-      config !== null &&
-      typeof config === 'object' &&
-      config.name !== undefined &&
-      typeof config.submit !== 'function'
-    ) {
-      const { name: _, ...unnamed } = config
-      return super.query(unnamed, values, callback)
-    }
-    return super.query(config, values, callback)
-  }
-}
-
-// Errors a named statement meets behind a transaction pooler: say what to set.
-const POOLER_CODES = new Set(['42P05', '26000'])
-const POOLER_HINT =
-  ' (is DATABASE_URL a pooler in transaction mode? Then set DATABASE_POOL_MODE=transaction and DATABASE_DIRECT_URL)'
-const addPoolerHint = (error: unknown) => {
-  const failure = error as { code?: string; message?: string } | null
-  if (failure && POOLER_CODES.has(failure.code ?? '') && !failure.message?.endsWith(POOLER_HINT))
-    failure.message += POOLER_HINT
-  return error
-}
-// biome-ignore lint/suspicious/noExplicitAny: a node-postgres callback of any shape
-const hinted = (callback: any) =>
-  typeof callback === 'function'
-    ? (error: unknown, ...rest: unknown[]) =>
-        callback(error ? addPoolerHint(error) : error, ...rest)
-    : callback
-const withPoolerHint = (result: unknown) =>
-  result instanceof Promise
-    ? result.catch((error: unknown) => {
-        throw addPoolerHint(error)
-      })
-    : result
-
-const statementName = (text: string) =>
-  `s_${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`
 
 const inTests = () => process.env.VITEST !== undefined || process.env.NODE_ENV === 'test'
 

@@ -4,6 +4,7 @@ import {
   type Limits,
   type Logger,
   sanitizeError,
+  UnpreparedClient,
 } from '@agents/service-kit'
 import pg from 'pg'
 import type { RouterLimitName } from './limit-defaults.ts'
@@ -15,6 +16,13 @@ export type CreateRouterLimitsParameters = {
   policies: Record<RouterLimitName, LimitPolicy>
   /** `RATE_LIMIT_DATABASE_URL`: counters every replica shares; unset, this process's memory. */
   databaseUrl?: string | undefined
+  /**
+   * `RATE_LIMIT_DATABASE_POOL_MODE`: `transaction` when the URL is a
+   * transaction pooler, which hands the library's named statements
+   * (`rate_limits:rlflx-upsert`) from client to client: every statement then
+   * goes unnamed. Default `session`.
+   */
+  poolMode?: 'session' | 'transaction'
   logger: Logger
 }
 
@@ -27,6 +35,7 @@ export const createRouterLimits = async ({
   service,
   policies,
   databaseUrl,
+  poolMode = 'session',
   logger,
 }: CreateRouterLimitsParameters): Promise<RouterLimits> => {
   if (databaseUrl === undefined)
@@ -41,6 +50,7 @@ export const createRouterLimits = async ({
     // counting falls back to this process's memory (the kit's insurance).
     connectionTimeoutMillis: 1_000,
     query_timeout: 1_000,
+    ...(poolMode === 'transaction' ? { Client: UnpreparedClient } : {}),
   })
   pool.on('error', (error) =>
     logger.warn({ err: sanitizeError(error) }, 'rate-limit database connection lost'),
