@@ -9,12 +9,15 @@ import { configDefaults, defineConfig } from 'vitest/config'
  * - `faults` (`*.faults.test.ts`): the exactly-once fault matrix and
  *   anything that needs its own devnet's fault switches or kills a process.
  * - `browser` (`*.browser.test.ts`): pages driven by a real Chromium.
+ * - `rehearsal` (`*.rehearsal.test.ts`): every service from a production
+ *   install, with replicas behind a proxy (packages/rehearsal).
  * `npm test` runs unit and http; `npm run test:all` runs every tier.
  */
 const TIERS = {
   chain: '**/*.chain.test.ts',
   faults: '**/*.faults.test.ts',
   browser: '**/*.browser.test.ts',
+  rehearsal: '**/*.rehearsal.test.ts',
 }
 const notTiered = [...configDefaults.exclude, ...Object.values(TIERS)]
 const sources = ['packages/*/src/**', 'services/*/src/**']
@@ -73,6 +76,13 @@ export default defineConfig({
           name: 'browser',
           include: sources.map((source) => `${source}/${TIERS.browser}`),
           isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'rehearsal',
+          include: sources.map((source) => `${source}/${TIERS.rehearsal}`),
         },
       },
     ],

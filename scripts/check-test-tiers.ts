@@ -14,8 +14,8 @@ const root = resolve(dirname(new URL(import.meta.url).pathname), '..')
 
 // What a test calls to start something only a slower tier may start.
 const NEEDS_TIER =
-  /\b(startDevnet|sharedDevnet|startFaultDevnet|startBaseChain|startTempoChain|spawnAnvil|launchTestBrowser)\s*\(/g
-const TIERED = /\.(chain|faults|browser)\.test\.ts$/
+  /\b(startDevnet|sharedDevnet|startFaultDevnet|startBaseChain|startTempoChain|spawnAnvil|launchTestBrowser|startRehearsal|startProductionService)\s*\(/g
+const TIERED = /\.(chain|faults|browser|rehearsal)\.test\.ts$/
 
 const testFiles = (folder: string): string[] =>
   readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
@@ -43,7 +43,7 @@ const problems = trees
 
 if (problems.length) {
   console.error(
-    `test files that start a chain or a browser must be named *.chain.test.ts, *.faults.test.ts or *.browser.test.ts:\n  ${problems.join('\n  ')}`,
+    `test files that start a chain, a browser or a production install must be named *.chain.test.ts, *.faults.test.ts, *.browser.test.ts or *.rehearsal.test.ts:\n  ${problems.join('\n  ')}`,
   )
   process.exit(1)
 }

@@ -6,6 +6,10 @@ import { type FakeEmbeddings, startFakeEmbeddings } from './fake-embeddings.ts'
 import { VENUE_LIMIT_DEFAULTS } from './limits/limit-defaults.ts'
 import { startVenue } from './start.ts'
 
+export { type FakeEmbeddings, startFakeEmbeddings } from './fake-embeddings.ts'
+/** A valid POST /api/intake/heart-file body (doc_submit), for tests from outside the venue. */
+export { doc as sampleHeartFile } from './testing/intake-fixtures.ts'
+
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL
 
 /** Test databases on PostgreSQL start migrated, as copies of one template (`createTestDatabase`). */
