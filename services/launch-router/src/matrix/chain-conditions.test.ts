@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { CHECKSUMMED, CREATOR, callOperation, useTestRouter } from '../testing.ts'
+import { defaultPadsDirectory } from './load-matrix.ts'
 
 /**
  * Conditions the pads' contracts and programs revert on that their SDKs do not
@@ -144,4 +147,13 @@ describe('conditions a pad reverts on are refused before a payload is built', ()
       notZero: true,
     })
   })
+})
+
+test('every pad in the matrix has its line in pads/conditions/README.md', async () => {
+  const index = readFileSync(join(defaultPadsDirectory, 'conditions', 'README.md'), 'utf8')
+  const { pads } = (await callOperation(router.server, 'list_pads', {})).json as {
+    pads: { id: string }[]
+  }
+  expect(pads.length).toBeGreaterThan(5)
+  for (const { id } of pads) expect(index, id).toContain(`| ${id} |`)
 })
