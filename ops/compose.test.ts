@@ -1,5 +1,6 @@
 import { accessSync, constants, existsSync, readdirSync, readFileSync } from 'node:fs'
 import { type LedgerDatabase, paymentsFromEnv } from '@agents/payments'
+import { loadEs256Key } from '@agents/service-kit'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { readConfig as readVenueConfig } from '../services/dating-venue/src/config.ts'
@@ -35,11 +36,12 @@ const runnable = readdirSync(new URL('services/', root)).filter((name) =>
  * interpolates, each valid for what it is. A variable compose.yaml starts to
  * use without a sample here fails the test, naming it.
  */
-const es256Jwk = async () => {
+const es256Pem = async () => {
   const { generateKeyPairSync } = await import('node:crypto')
-  return JSON.stringify(
-    generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }),
-  )
+  return generateKeyPairSync('ec', { namedCurve: 'P-256' })
+    .privateKey.export({ format: 'pem', type: 'pkcs8' })
+    .toString()
+    .replaceAll('\n', '')
 }
 const samples = async (): Promise<Record<string, string>> => ({
   METRICS_TOKEN: 'a-metrics-token-of-32-characters',
@@ -54,8 +56,8 @@ const samples = async (): Promise<Record<string, string>> => ({
   ROUTER_DB_PASSWORD: 'c0ffee01',
   RAIL_DB_PASSWORD: 'c0ffee02',
   VENUE_DB_PASSWORD: 'c0ffee03',
-  SWAP_GRANT_SIGNING_KEY: await es256Jwk(),
-  VENUE_SIGNING_KEY: await es256Jwk(),
+  SWAP_GRANT_SIGNING_KEY: await es256Pem(),
+  VENUE_SIGNING_KEY: await es256Pem(),
   RAIL_PAY_TO: '0x00000000000000000000000000000000000000a1',
   VENUE_PAY_TO: '0x00000000000000000000000000000000000000a2',
   RAIL_MPP_SECRET: 'r'.repeat(64),
@@ -131,6 +133,10 @@ describe('compose.yaml', () => {
       expect(resolved.missing, composeName).toEqual([])
       expect(resolved.env.NODE_ENV, composeName).toBe('production')
       expect(productionProblems(name, resolved.env), composeName).toEqual([])
+      // The signing keys as the services load them at start-up (one-line PEMs, as documented).
+      for (const [key, value] of Object.entries(resolved.env))
+        if (key.endsWith('SIGNING_KEY'))
+          expect((await loadEs256Key(value, key)).jwks.keys, composeName).toHaveLength(1)
     }
   })
 

@@ -12,9 +12,10 @@ case "$service" in
     ;;
 esac
 
-# From the service's own folder, as `npm start -w` runs it (relative defaults
-# such as PADS_DIR resolve the same way). `exec`: node is the process the
-# container's stop signal reaches; on SIGTERM the service stops accepting,
-# drains in-flight requests and closes its pool (service-kit's serve.ts).
-cd "/app/services/$service"
+# From the service's own folder (in the image /app/services/<name>), as
+# `npm start -w` runs it, so relative settings resolve the same way. `exec`:
+# node is the process the container's stop signal reaches; on SIGTERM the
+# service stops accepting, drains in-flight requests and closes its pool
+# (service-kit's serve.ts).
+cd "$(dirname "$0")/../../services/$service"
 exec node src/main.ts
