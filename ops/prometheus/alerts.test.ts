@@ -73,14 +73,15 @@ const exported = new Map<string, Set<string>>()
 
 beforeAll(async () => {
   const env = { METRICS_TOKEN: TOKEN }
-  const started = {
-    'launch-router': await startLaunchRouter(
+  const [router, rail, venue] = await Promise.all([
+    startLaunchRouter(
       readRouterConfig({ PORT: '0', LOG_LEVEL: 'silent', MINER_THREADS: '1', ...env }),
     ),
-    'swap-rail': await startTestSwapRail({ env }),
+    startTestSwapRail({ env }),
     // NODE_ENV=test turns the venue's process metrics off; production has them.
-    'dating-venue': await startTestVenue({ env: { ...env, NODE_ENV: 'development' } }),
-  }
+    startTestVenue({ env: { ...env, NODE_ENV: 'development' } }),
+  ])
+  const started = { 'launch-router': router, 'swap-rail': rail, 'dating-venue': venue }
   for (const [service, server] of Object.entries(started)) {
     servers.push(server)
     // One answer through the app, so that the request metrics have samples too.
