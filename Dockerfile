@@ -1,8 +1,9 @@
 # One image for every service: the first argument (or SERVICE) picks which one
 # runs: `docker run IMAGE swap-rail`, `... dating-venue`, `... launch-router`.
 # compose.yaml runs the whole set. The project's own machines have no Docker
-# daemon, so this image is not built there; the production rehearsal runs the
-# same install and start steps without it (README, "Production install").
+# daemon, so this image is not built there; the production rehearsal
+# (packages/rehearsal) runs the same install and start steps without it
+# (README, "Deploy"; docs/operations.md).
 #
 # Node 24 LTS on Debian 12 (bookworm), slim. The exact version is pinned so a
 # rebuild gets the Node the image was tested with; move it with the README.
