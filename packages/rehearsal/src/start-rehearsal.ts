@@ -3,7 +3,13 @@ import { lookup } from 'node:dns/promises'
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Devnet, startDevnet } from '@agents/devnet'
+import {
+  type CdpFacilitator,
+  createCdpApiKey,
+  type Devnet,
+  startCdpFacilitator,
+  startDevnet,
+} from '@agents/devnet'
 import { freePort } from '@agents/payments/testing'
 import { createTestDatabase } from '@agents/service-kit/db'
 import { type NextUpstreamProxy, startNextUpstreamProxy } from './next-upstream-proxy.ts'
@@ -14,7 +20,6 @@ import {
   startProductionService,
 } from './production-service.ts'
 import { createTestCertificates } from './test-ca.ts'
-import { startTlsFront } from './tls-front.ts'
 
 /** One replica: how to start it again on the same address (a rolling restart). */
 export type Replica = {
@@ -29,7 +34,8 @@ export type Replica = {
 export type Rehearsal = {
   install: ProductionInstall
   devnet: Devnet
-  facilitatorUrl: string
+  /** The CDP facilitator stand-in: its URL, and every call with its JWT's verdict. */
+  facilitator: CdpFacilitator
   /** The operator's secrets, as the environment gave them to the services. */
   secrets: { metricsToken: string; venueAdminToken: string }
   databases: { rail: string; venue: string; router: string }
@@ -108,14 +114,17 @@ export const startRehearsal = async (
       freshDatabase(),
       freshDatabase(),
     ] as const)
-    const front = await startTlsFront({
-      target: devnet.facilitator.url,
-      hostname: facilitatorHost,
+    // Coinbase's facilitator as the services meet it: over HTTPS, every call
+    // with a fresh CDP JWT, one API key per service (one of each kind CDP issues).
+    const cdpKeys = { rail: createCdpApiKey('ec'), venue: createCdpApiKey('ed25519') }
+    const facilitator = await startCdpFacilitator({
+      upstream: devnet.facilitator.url,
+      keys: Object.values(cdpKeys),
+      tls: { cert: certificates.cert, key: certificates.key },
       address,
-      cert: certificates.cert,
-      key: certificates.key,
+      hostname: facilitatorHost,
     })
-    cleanups.push(front.close)
+    cleanups.push(facilitator.stop)
 
     const secrets = {
       metricsToken: randomBytes(24).toString('hex'),
@@ -123,7 +132,8 @@ export const startRehearsal = async (
     }
     const tempo = devnet.tempo!
     const payments = {
-      PAYMENTS_FACILITATOR_URL: front.url,
+      PAYMENTS_FACILITATOR_URL: facilitator.url,
+      PAYMENTS_FACILITATOR_AUTH: 'cdp',
       PAYMENTS_BASE_RPC_URL: devnet.base.rpcUrl,
       PAYMENTS_BASE_USDC: devnet.base.usdc,
       PAYMENTS_PAY_TO: devnet.accounts.payee,
@@ -144,6 +154,8 @@ export const startRehearsal = async (
       DATABASE_URL: rail.url,
       TRUST_FORWARDED_FOR: '1',
       PAYMENTS_MPP_SECRET: randomBytes(32).toString('hex'),
+      CDP_API_KEY_ID: cdpKeys.rail.id,
+      CDP_API_KEY_SECRET: cdpKeys.rail.secret,
       SWAP_GRANT_SIGNING_KEY: es256Pem(),
     }
     const venueEnv = {
@@ -154,6 +166,8 @@ export const startRehearsal = async (
       TRUST_FORWARDED_FOR: '1',
       GEO_TRUST_FORWARDED_FOR: '1',
       PAYMENTS_MPP_SECRET: randomBytes(32).toString('hex'),
+      CDP_API_KEY_ID: cdpKeys.venue.id,
+      CDP_API_KEY_SECRET: cdpKeys.venue.secret,
       VENUE_CONTACT_KEY: randomBytes(32).toString('base64'),
       VENUE_ERASURE_KEY: randomBytes(32).toString('base64'),
       VENUE_SIGNING_KEY: es256Pem(),
@@ -210,7 +224,7 @@ export const startRehearsal = async (
     return {
       install,
       devnet,
-      facilitatorUrl: front.url,
+      facilitator,
       secrets,
       databases: { rail: rail.url, venue: venue.url, router: router.url },
       router: routerReplica,
