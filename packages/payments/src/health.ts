@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { facilitatorEndpoint, facilitatorHeaders } from './facilitator-client.ts'
 import type { PaymentsDeps } from './payments-deps.ts'
 
 /** The `payments` part of a service's `/health`, for its OpenAPI document. */
@@ -27,13 +28,7 @@ export const paymentsHealth = async (
   { timeoutMs = 2_000 } = {},
 ): Promise<PaymentsHealth> => {
   const facilitator = deps.x402
-    ? await fetch(new URL('supported', withSlash(deps.x402.facilitator.url)), {
-        headers: deps.x402.facilitator.headers ?? {},
-        signal: AbortSignal.timeout(timeoutMs),
-      }).then(
-        (response) => (response.ok ? ('ok' as const) : ('unavailable' as const)),
-        () => 'unavailable' as const,
-      )
+    ? await askSupported(deps.x402.facilitator, timeoutMs)
     : ('not configured' as const)
   const [chains, unresolvedPayments] = await Promise.all([
     deps.chain.probe(),
@@ -48,4 +43,19 @@ export const paymentsHealth = async (
   }
 }
 
-const withSlash = (url: string) => (url.endsWith('/') ? url : `${url}/`)
+const askSupported = async (
+  settings: NonNullable<PaymentsDeps['x402']>['facilitator'],
+  timeoutMs: number,
+) => {
+  const url = facilitatorEndpoint(settings.url, 'supported')
+  try {
+    const response = await fetch(url, {
+      headers: await facilitatorHeaders(settings, { method: 'GET', url }),
+      signal: AbortSignal.timeout(timeoutMs),
+    })
+    await response.body?.cancel()
+    return response.ok ? ('ok' as const) : ('unavailable' as const)
+  } catch {
+    return 'unavailable' as const
+  }
+}

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { createSettlementReader } from './chain/settlement-reader.ts'
 import { checkPaymentSettings } from './check-settings.ts'
 import { PaymentsConfigError } from './errors.ts'
+import { cdpAuthentication, readCdpSecret } from './facilitator-auth.ts'
 import { createPaymentLedger, type LedgerDatabase } from './ledger/ledger.ts'
 import { createMppAdapter } from './mpp/create-mpp-adapter.ts'
 import type { PaymentsDeps, PaymentsLogger } from './payments-deps.ts'
@@ -32,6 +33,10 @@ export const PaymentsEnv = z.object({
       }
     })
     .optional(),
+  /** `cdp`: every facilitator call carries a fresh CDP JWT made from CDP_API_KEY_ID / CDP_API_KEY_SECRET. */
+  PAYMENTS_FACILITATOR_AUTH: z.enum(['none', 'cdp']).default('none'),
+  CDP_API_KEY_ID: z.string().trim().min(1).optional(),
+  CDP_API_KEY_SECRET: z.string().optional(),
   PAYMENTS_FACILITATOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** Base JSON-RPC, read-only: resolves settlements whose facilitator answer was lost. */
   PAYMENTS_BASE_RPC_URL: z.string().url().optional(),
@@ -70,6 +75,49 @@ export const PaymentsEnv = z.object({
 })
 
 const SOLANA_MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
+const CDP_HOST = 'api.cdp.coinbase.com'
+
+/**
+ * The facilitator's authentication, checked at start so that a bad key
+ * stops the service instead of its first payment: adds each problem to
+ * `problems` and answers the CDP secret `generateJwt` will sign with.
+ */
+const facilitatorAuthProblems = (
+  settings: z.infer<typeof PaymentsEnv>,
+  problems: string[],
+): string | undefined => {
+  const staticAuthorization = Object.keys(settings.PAYMENTS_FACILITATOR_HEADERS ?? {}).some(
+    (name) => name.toLowerCase() === 'authorization',
+  )
+  if (settings.PAYMENTS_FACILITATOR_AUTH === 'none') {
+    let host: string | undefined
+    try {
+      host = new URL(settings.PAYMENTS_FACILITATOR_URL ?? '').host
+    } catch {}
+    if (host === CDP_HOST && !staticAuthorization) {
+      problems.push(
+        `${CDP_HOST} needs PAYMENTS_FACILITATOR_AUTH=cdp with CDP_API_KEY_ID and CDP_API_KEY_SECRET`,
+      )
+    }
+    return undefined
+  }
+  if (staticAuthorization) {
+    problems.push(
+      'PAYMENTS_FACILITATOR_HEADERS sets authorization, which PAYMENTS_FACILITATOR_AUTH=cdp sends itself',
+    )
+  }
+  if (!settings.CDP_API_KEY_ID) problems.push('PAYMENTS_FACILITATOR_AUTH=cdp needs CDP_API_KEY_ID')
+  if (!settings.CDP_API_KEY_SECRET?.trim()) {
+    problems.push('PAYMENTS_FACILITATOR_AUTH=cdp needs CDP_API_KEY_SECRET')
+    return undefined
+  }
+  const read = readCdpSecret(settings.CDP_API_KEY_SECRET)
+  if ('problem' in read) {
+    problems.push(read.problem)
+    return undefined
+  }
+  return read.secret
+}
 
 /**
  * Builds the payment deps of a paid service from its environment, at
@@ -137,6 +185,7 @@ export const paymentsFromEnv = (
   if (mppWanted && !settings.PAYMENTS_TEMPO_RPC_URL)
     problems.push('MPP needs PAYMENTS_TEMPO_RPC_URL')
   if (mppWanted && !settings.PAYMENTS_MPP_SECRET) problems.push('MPP needs PAYMENTS_MPP_SECRET')
+  const cdpSecret = facilitatorAuthProblems(settings, problems)
   if (problems.length > 0) throw new PaymentsConfigError(problems)
 
   checkPaymentSettings({
@@ -158,15 +207,19 @@ export const paymentsFromEnv = (
   })
 
   const timeoutMs = settings.PAYMENTS_FACILITATOR_TIMEOUT_MS
+  const cdp = cdpSecret
+    ? cdpAuthentication({ id: settings.CDP_API_KEY_ID!, secret: cdpSecret })
+    : undefined
   const facilitator = {
     url: settings.PAYMENTS_FACILITATOR_URL!,
     timeoutMs,
     ...(settings.PAYMENTS_FACILITATOR_HEADERS
       ? { headers: settings.PAYMENTS_FACILITATOR_HEADERS }
       : {}),
+    ...(cdp ? { authenticate: cdp.authenticate } : {}),
   }
   const x402: NonNullable<PaymentsDeps['x402']> = { rails, facilitator }
-  let ready = Promise.resolve()
+  let ready = cdp ? cdp.ready : Promise.resolve()
   if (solanaRail) {
     // Never offer an accept the standard SVM client cannot pay: Solana goes
     // out only with the facilitator's fee payer in `extra.feePayer`.
@@ -179,7 +232,7 @@ export const paymentsFromEnv = (
       retryMs: settings.PAYMENTS_SOLANA_FEE_PAYER_RETRY_MS,
       refreshMs: settings.PAYMENTS_SOLANA_FEE_PAYER_REFRESH_MS,
     })
-    ready = feePayers.refresh().then(() => undefined)
+    ready = Promise.all([ready, feePayers.refresh()]).then(() => undefined)
     Object.defineProperty(x402, 'rails', {
       enumerable: true,
       get: (): X402Rail[] => {

@@ -1,4 +1,8 @@
-import type { FacilitatorSettings } from '../facilitator-client.ts'
+import {
+  type FacilitatorSettings,
+  facilitatorEndpoint,
+  facilitatorHeaders,
+} from '../facilitator-client.ts'
 import type { PaymentsLogger } from '../payments-deps.ts'
 
 const SOLANA_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/
@@ -17,14 +21,15 @@ export type FeePayerAnswer =
  * An x402 v2 kind is preferred; a v1 kind for the same CAIP-2 network is accepted.
  */
 export const readFeePayer = async (
-  { url, headers = {}, timeoutMs = 10_000 }: FacilitatorSettings,
+  settings: FacilitatorSettings,
   network: string,
 ): Promise<FeePayerAnswer> => {
   let body: unknown
   try {
-    const response = await fetch(new URL('supported', url.endsWith('/') ? url : `${url}/`), {
-      headers,
-      signal: AbortSignal.timeout(Math.min(timeoutMs, 5_000)),
+    const url = facilitatorEndpoint(settings.url, 'supported')
+    const response = await fetch(url, {
+      headers: await facilitatorHeaders(settings, { method: 'GET', url }),
+      signal: AbortSignal.timeout(Math.min(settings.timeoutMs ?? 10_000, 5_000)),
     })
     if (!response.ok)
       return { ok: false, reachable: false, detail: `/supported answered ${response.status}` }
