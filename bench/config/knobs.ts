@@ -91,6 +91,12 @@ export const benchConfig = Object.freeze({
     /** `BENCH_OFFER_MTOK`: the least and most capacity of an offer (the cheapest must fill up in the run). */
     offerMtok: numbers('BENCH_OFFER_MTOK', [200, 3000], [10, 40]) as [number, number],
     databaseUrl: requiredServer(),
+    /**
+     * `BENCH_PGBOUNCER_URL`, else `TEST_PGBOUNCER_URL`: PgBouncer in transaction
+     * mode in front of that server (scripts/ci/start-pgbouncer.sh); set, the
+     * rail also runs through it. Unset, only prepared against unprepared.
+     */
+    pgbouncerUrl: raw('BENCH_PGBOUNCER_URL') ?? raw('TEST_PGBOUNCER_URL'),
     offers: {
       /** `BENCH_SECONDS`: seconds per concurrent figure. */
       seconds: number('BENCH_SECONDS', 5, 1),

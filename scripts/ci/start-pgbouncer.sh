@@ -57,6 +57,9 @@ auth_file = ${dir}/userlist.txt
 pool_mode = transaction
 max_client_conn = 1000
 default_pool_size = 20
+# Idle server connections go after 10 s, as node-postgres pools let theirs go:
+# the shared test server's max_connections is not held by an idle pooler.
+server_idle_timeout = 10
 ignore_startup_parameters = extra_float_digits
 server_reset_query =
 logfile = ${dir}/pgbouncer.log

@@ -118,9 +118,10 @@ const guardPoolQueries = (pool: pg.Pool, guard: TransactionGuard) => {
 const MIGRATION_LOCK = 7_246_001
 
 // `withLock` sessions on the direct URL behind a transaction pooler: one per
-// lock a service holds at once (reconciler, beat, retention), so a holder
-// never waits for another's connection.
-const LOCK_SESSIONS = 4
+// lock a service can hold at once (the venue: reconciler, beat, retention,
+// its match index's holder, which keeps its lock), and room, so a holder
+// never waits for another's connection. Idle ones close after 10 s.
+const LOCK_SESSIONS = 6
 
 /**
  * Brings the schema up to date on one session (a session-level lock, and
