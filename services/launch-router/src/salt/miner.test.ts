@@ -183,6 +183,8 @@ describe('mineSalt on the pool', () => {
     expect(result).toMatchObject({ ok: false, reason: 'time_budget' })
     // What the search cost the pool: at least the budget's worth of one worker.
     expect(result.workMs).toBeGreaterThan(150)
-    expect(performance.now() - started).toBeLessThan(2_000)
+    // The search ended on its budget, not on 2^40 iterations (hours): the
+    // bound is wide because a loaded CI machine stretches 200 ms several times.
+    expect(performance.now() - started).toBeLessThan(15_000)
   })
 })
