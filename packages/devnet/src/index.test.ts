@@ -10,14 +10,17 @@ test('exports', () => {
       "DEVNET_PRIVATE_KEYS",
       "TEMPO_CHAIN_ID",
       "TEMPO_PATH_USD",
+      "createCdpApiKey",
       "devnetEnv",
       "getDevnetAccounts",
       "proxiedPostgresUrl",
       "serveLocal",
       "spawnAnvil",
+      "startCdpFacilitator",
       "startDevnet",
       "startStudioToken",
       "startTcpFaultProxy",
+      "verifyCdpJwt",
     ]
   `)
 })
