@@ -91,7 +91,15 @@ describe.skipIf(!server || !pooler)('openDatabase behind PgBouncer in transactio
   })
 
   it('the prepared path fails behind it, and the error says what to set', async () => {
-    const db = await open('session', { poolMax: 2 })
+    // A database of its own: the statements it leaves on the pooler's server connections stay there.
+    const own = await createTestDatabase(server!)
+    const db = await openDatabase({
+      url: throughPooler(pooler!, own.url),
+      directUrl: own.url,
+      poolMax: 2,
+      schema,
+      migrationsFolder,
+    })
     const pool = db.client as pg.Pool
     // One client prepares the statement on the pooler's only server connection...
     const first = await pool.connect()
@@ -107,6 +115,8 @@ describe.skipIf(!server || !pooler)('openDatabase behind PgBouncer in transactio
       })
     } finally {
       first.release()
+      await db.close()
+      await own.drop()
     }
   })
 
@@ -133,9 +143,13 @@ describe.skipIf(!server || !pooler)('openDatabase behind PgBouncer in transactio
       }),
     )
     expect(answers).toEqual(Array.from({ length: 300 }, (_, index) => `item ${index % 40}`))
-    // Nothing was prepared on the server: every statement went unnamed.
-    const prepared = await db.client.query('SELECT count(*)::int AS n FROM pg_prepared_statements')
-    expect(prepared.rows[0]).toEqual({ n: 0 })
+    // Nothing was prepared on the server connections: every statement went unnamed.
+    const prepared = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        db.client.query('SELECT count(*)::int AS n FROM pg_prepared_statements'),
+      ),
+    )
+    expect(prepared.map(({ rows }) => rows[0])).toEqual(Array(10).fill({ n: 0 }))
   })
 
   it('withLock keeps its session lock on the direct URL: one replica at a time', async () => {
