@@ -56,6 +56,16 @@ describe('the facilitator client', () => {
     expect(seen).toEqual({ key: 'k', type: 'application/json', body: { amount: '5000000' } })
   })
 
+  test("a facilitator URL with a path keeps it (CDP's is /platform/v2/x402)", async () => {
+    answers.set('/platform/v2/x402/settle', (reply) => reply(200, '{"success":true}'))
+    for (const base of [`${url}/platform/v2/x402`, `${url}/platform/v2/x402/`]) {
+      expect(await facilitatorSettle({ url: base }, {})).toEqual({
+        ok: true,
+        value: { success: true },
+      })
+    }
+  })
+
   test('a 400 with a verdict is the facilitator answering, not failing', async () => {
     answers.set('/verify', (reply) =>
       reply(400, JSON.stringify({ isValid: false, invalidReason: 'invalid_signature' })),

@@ -101,6 +101,11 @@ export type StartCdpFacilitatorParameters = {
   address?: string
   /** The name clients reach it by, in its URL and the `uris` it expects; `address` by default. */
   hostname?: string
+  /**
+   * The `host[:port]` clients sign for when another proxy fronts this one
+   * (the `uris` name what the client addressed); `hostname:port` by default.
+   */
+  publicHost?: string
 }
 
 export type CdpFacilitator = {
@@ -130,6 +135,7 @@ export const startCdpFacilitator = async ({
   tls,
   address = '127.0.0.1',
   hostname = address,
+  publicHost,
 }: StartCdpFacilitatorParameters): Promise<CdpFacilitator> => {
   const publicKeys = new Map(keys.map((key) => [key.id, key.publicKey]))
   const spent = new Map<string, number>()
@@ -149,7 +155,7 @@ export const startCdpFacilitator = async ({
     const verdict = await verifyCdpJwt(incoming.headers.authorization, {
       keys: publicKeys,
       method,
-      host: `${hostname}:${port}`,
+      host: publicHost ?? `${hostname}:${port}`,
       path,
       spent,
     })
