@@ -7,7 +7,7 @@ import type { Embedder } from './embeddings/index.ts'
 import type { FloorHub } from './floor/floor-hub.ts'
 import type { IdpEvent } from './identity/types.ts'
 import type { ChatSettings } from './matchmaking/chat-settings.ts'
-import type { MatchPool } from './matchmaking/match-pool.ts'
+import type { MatchIndex } from './matchmaking/match-index.ts'
 import type { VenueSigner } from './notify/venue-signer.ts'
 import type { SafetyCheck } from './safety/index.ts'
 import type { VenueSettings } from './settings/settings.ts'
@@ -36,8 +36,8 @@ export type VenueDeps = {
   /** How much of X-Forwarded-For gives the client address (GEO_TRUST_FORWARDED_FOR: false, true or a number of proxies). */
   trustForwardedFor: ForwardedTrust
   embedder: Embedder
-  /** The matchmaker's kept index of personas waiting for a partner (matchmaking/match-pool.ts). */
-  matchPool: MatchPool
+  /** The matchmaker's kept index of personas waiting for a partner, in its own process (matchmaking/match-index.ts). */
+  matchPool: MatchIndex
   signer: VenueSigner
   /** The matchmaker's chat model for opening lines, when configured. */
   chat: ChatSettings | undefined

@@ -39,7 +39,8 @@ import {
 import { createVenueLimits } from './limits/create-venue-limits.ts'
 import { VENUE_LIMIT_DEFAULTS } from './limits/limit-defaults.ts'
 import { runBeat, scheduledCycleId } from './matchmaking/beat.ts'
-import { createMatchPool } from './matchmaking/match-pool.ts'
+import { FOLLOW_EVERY_MS, followIndex } from './matchmaking/index-follow.ts'
+import { createMatchIndex } from './matchmaking/match-index.ts'
 import { registerVenueGauges } from './metrics/register-venue-gauges.ts'
 import { venueJobMetrics } from './metrics/venue-job-metrics.ts'
 import { createVenueSigner } from './notify/venue-signer.ts'
@@ -175,11 +176,13 @@ export const startVenue = async (
     operatorWallets: config.VENUE_OPERATOR_WALLETS.map((wallet) => wallet.toLowerCase()),
     trustForwardedFor: config.GEO_TRUST_FORWARDED_FOR,
     embedder,
-    matchPool: createMatchPool({
+    matchPool: createMatchIndex({
       modelId: embedder.modelId,
+      database,
+      listenUrl: config.DATABASE_DIRECT_URL ?? config.DATABASE_URL,
       dir: matchPoolDir(config),
       exactUpTo: config.VENUE_MATCH_EXACT_UP_TO,
-      onWarning: (message, error) => logger.warn({ err: error }, message),
+      logger,
     }),
     signer: await createVenueSigner(config.VENUE_SIGNING_KEY),
     chat: config.MATCHMAKER_CHAT_URL
@@ -242,6 +245,7 @@ export const startVenue = async (
     }),
   )
   registerVenueGauges(deps)
+  const stopFollowing = followIndex(deps, { everyMs: FOLLOW_EVERY_MS })
   const jobs = venueJobMetrics(deps.metrics)
   const reconciler = startReconciler(payments, productsOf(PAID_ITEMS, deps), {
     intervalMs: payments.reconcileIntervalMs,
@@ -262,7 +266,7 @@ export const startVenue = async (
       ? setInterval(() => {
           const started = performance.now()
           const took = () => (performance.now() - started) / 1000
-          runBeat(deps, { cycleId: scheduledCycleId(interval) }).then(
+          runBeat(deps, { cycleId: scheduledCycleId(interval), scheduled: true }).then(
             (result) => {
               if (result.ran) jobs.beatDuration.observe({ outcome: 'ok' }, took())
               if (result.ran && result.value.created > 0) logger.info(result.value, 'beat')
@@ -314,6 +318,8 @@ export const startVenue = async (
         clearInterval(retentionSweep)
         await reconciler.stop()
         await deps.embedder.close()
+        stopFollowing()
+        await deps.matchPool.close()
         await database.close()
       },
     },

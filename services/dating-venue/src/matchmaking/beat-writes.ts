@@ -4,7 +4,10 @@ import { insertCouples } from '../couples/couple-state.ts'
 import type { VenueDeps } from '../deps.ts'
 import { type Heart, heartEmbeddingText } from '../heart/heart-schema.ts'
 import { insertNotifications, notifyAgent } from '../notify/notify-agent.ts'
+import { breathe } from './candidates.ts'
 import { chooseIntros, introCandidates } from './intro.ts'
+
+const INTRO_SLICE = 1000
 
 /** What the writes need of a paired persona. */
 export type PairedPersona = { id: number; handle: string; heart: Heart | string }
@@ -22,17 +25,25 @@ export const writeIntros = async (
   byId: ReadonlyMap<number, PairedPersona>,
 ) => {
   const pairs = proposed.map(([x, y]): [number, number] => (x < y ? [x, y] : [y, x]))
-  const candidates = await Promise.all(
-    pairs.map(([a, b]) => {
-      const left = byId.get(a)!
-      const right = byId.get(b)!
-      return introCandidates(
-        { chat: deps.chat },
-        [left.heart, right.heart],
-        [heartEmbeddingText(left.heart), heartEmbeddingText(right.heart)],
-      )
-    }),
-  )
+  const candidates: Awaited<ReturnType<typeof introCandidates>>[] = []
+  // A slice at a time: composing 100,000 lines is promises that never wait on I/O, which
+  // would hold the event loop for seconds in one go.
+  for (let first = 0; first < pairs.length; first += INTRO_SLICE) {
+    candidates.push(
+      ...(await Promise.all(
+        pairs.slice(first, first + INTRO_SLICE).map(([a, b]) => {
+          const left = byId.get(a)!
+          const right = byId.get(b)!
+          return introCandidates(
+            { chat: deps.chat },
+            [left.heart, right.heart],
+            [heartEmbeddingText(left.heart), heartEmbeddingText(right.heart)],
+          )
+        }),
+      )),
+    )
+    await breathe()
+  }
   const intros = await chooseIntros(deps.safety, candidates)
   return pairs.map(([a, b], index) => ({ a, b, intro: intros[index]!.body }))
 }

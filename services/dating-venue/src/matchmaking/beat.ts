@@ -3,8 +3,9 @@ import { admitPending } from '../admission/admission.ts'
 import type { VenueDeps } from '../deps.ts'
 import { embedMissing } from '../persona-vectors/embed-personas.ts'
 import { formCouples, notifyCouples, writeIntros } from './beat-writes.ts'
-import { type Candidate, loadCandidates, loadVectors, previousPairs } from './candidates.ts'
-import { adjacentPairs, pairCandidates } from './pairing.ts'
+import { breathe, type Candidate, loadCandidates, previousPairs } from './candidates.ts'
+import { syncIndex } from './index-follow.ts'
+import { adjacentPairs, type PairingStats } from './pairing.ts'
 
 // One beat at a time across replicas (a session-level advisory lock).
 export const BEAT_LOCK = 7_246_010
@@ -26,44 +27,71 @@ export type BeatResult = {
   pool: { read: number; left: number; waiting: number }
   /** Wall time of each phase, for operators and the benchmark. */
   phasesMs: Record<'admit' | 'embed' | 'load' | 'pair' | 'intros' | 'form' | 'notify', number>
+  /**
+   * What the pairing run did (semantic beats): `conflicts` counts pairs
+   * dropped because they named a persona already paired (0 expected);
+   * `searchMs` is the run inside the index process, `saveMs` its snapshot.
+   */
+  pairing?: PairingStats & { searchMs: number; saveMs: number }
 }
 
+// Candidates go to the index process a slice at a time (ids and filters, copied over the pipe).
+const STAGE_SLICE = 5000
+
 /**
- * Brings the kept pool in line with this beat's candidates: personas no
- * longer waiting (paired elsewhere, erased, held, seats full) go out, and
- * only newcomers' vectors are read from the database and go in.
+ * Pairs the candidates in the index process: syncs the kept index with
+ * them (newcomers' vectors in, who no longer waits out), hands it the
+ * candidates and the pairs that courted before, and lets it pair and keep
+ * who is still waiting. This process only waits: the graph, the search and
+ * the pairing never hold its event loop.
  */
-const syncPool = async (deps: VenueDeps, candidates: readonly Candidate[]) => {
-  const { stale, missing } = deps.matchPool.diff(
+const pairInIndex = async (
+  deps: VenueDeps,
+  candidates: readonly Candidate[],
+  courted: Float64Array,
+  lap: (phase: 'load') => void,
+) => {
+  const synced = await syncIndex(
+    deps,
     candidates.filter((c) => c.hasVector).map((c) => c.id),
   )
-  deps.matchPool.remove(stale)
-  if (missing.length > 0) deps.matchPool.add(await loadVectors(deps, missing))
-  return { read: missing.length, left: stale.length }
-}
-
-/**
- * After pairing the pool holds who is still waiting: the paired leave (an
- * approximate run took most out already), the unpaired stay (or come back,
- * if the run took them out as having no partner left), and the pool is saved.
- */
-const settlePool = (
-  deps: VenueDeps,
-  waiting: ReadonlyArray<{ id: number; vector: Float32Array }>,
-  proposed: ReadonlyArray<readonly [number, number]>,
-) => {
-  const paired = new Set(proposed.flat())
-  deps.matchPool.remove(paired)
-  deps.matchPool.add(waiting.filter((c) => !paired.has(c.id) && !deps.matchPool.has(c.id)))
-  deps.matchPool.save()
+  lap('load')
+  for (let first = 0; first < candidates.length; first += STAGE_SLICE) {
+    const slice = candidates.slice(first, first + STAGE_SLICE)
+    await deps.matchPool.stage(
+      slice.map((c) => c.id),
+      slice.map((c) => c.prefs),
+    )
+    await breathe()
+  }
+  const answer = await deps.matchPool.pair({
+    courted,
+    exactUpTo: deps.matchPool.options.exactUpTo,
+  })
+  const proposed: Array<[number, number]> = new Array(answer.pairs.length / 2)
+  for (let p = 0; p < proposed.length; p++)
+    proposed[p] = [answer.pairs[2 * p]!, answer.pairs[2 * p + 1]!]
+  if (answer.stats && answer.stats.conflicts > 0)
+    deps.logger.warn(answer.stats, 'pairing named a persona twice; the later pairs dropped')
+  return {
+    proposed,
+    pool: { ...synced, waiting: answer.waiting },
+    pairing: answer.stats
+      ? {
+          ...answer.stats,
+          searchMs: Math.round(answer.pairMs),
+          saveMs: Math.round(answer.saveMs),
+        }
+      : undefined,
+  }
 }
 
 /**
  * One match beat. Admits pending personas while room is free, embeds
  * admitted personas missing a vector, pairs the candidates (mutual nearest
- * neighbours under the hard filters, or adjacent pairing under the same
- * filters when semantic matching is unavailable), forms the couples with
- * their opening lines, and tells the agents.
+ * neighbours under the hard filters, in the index process; or adjacent
+ * pairing under the same filters when semantic matching is unavailable),
+ * forms the couples with their opening lines, and tells the agents.
  */
 export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatResult> => {
   const phasesMs = { admit: 0, embed: 0, load: 0, pair: 0, intros: 0, form: 0, notify: 0 }
@@ -90,38 +118,28 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
     note =
       'semantic matching unavailable: a persona has no vector after a retry; adjacent pairing under the filters'
   }
-  const allowed = await previousPairs(
+  const { allowed, courted } = await previousPairs(
     deps,
     cycleId,
     candidates.map((c) => c.id),
   )
-  const { proposed, pool } = await deps.matchPool.exclusive(async () => {
-    const synced = await syncPool(deps, candidates)
-    // Taken before pairing: an approximate run takes personas out of the pool as it goes.
-    const waiting = candidates.flatMap((c) => {
-      const vector = deps.matchPool.vectorOf(c.id)
-      return vector ? [{ id: c.id, vector, prefs: c.prefs }] : []
-    })
+  const { proposed, pool, pairing } = await deps.matchPool.exclusive(async () => {
+    if (semantic && candidates.length >= 2) return pairInIndex(deps, candidates, courted, lap)
+    const synced = await syncIndex(
+      deps,
+      candidates.filter((c) => c.hasVector).map((c) => c.id),
+    )
     lap('load')
-    const proposed: Array<[number, number]> =
+    const proposed =
       candidates.length < 2
         ? []
-        : semantic
-          ? pairCandidates(waiting, {
-              allowed,
-              pool: deps.matchPool,
-              exactUpTo: deps.matchPool.options.exactUpTo,
-              onStats: (stats) => {
-                if (stats.conflicts > 0)
-                  deps.logger.warn(stats, 'pairing named a persona twice; the later pairs dropped')
-              },
-            })
-          : adjacentPairs(
-              candidates.map((c) => ({ id: c.id, prefs: c.prefs })),
-              { allowed },
-            )
-    settlePool(deps, waiting, proposed)
-    return { proposed, pool: { ...synced, waiting: deps.matchPool.size } }
+        : adjacentPairs(
+            candidates.map((c) => ({ id: c.id, prefs: c.prefs })),
+            { allowed },
+          )
+    await deps.matchPool.remove(proposed.flat())
+    const waiting = (await deps.matchPool.status())?.size ?? 0
+    return { proposed, pool: { ...synced, waiting }, pairing: undefined }
   })
   lap('pair')
   const withIntros = await writeIntros(deps, proposed, new Map(candidates.map((c) => [c.id, c])))
@@ -142,14 +160,40 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
     coupleIds: made.map((couple) => couple.id),
     pool,
     phasesMs,
+    ...(pairing ? { pairing } : {}),
   }
 }
 
-/** Runs a beat unless one is running on any replica (`wait` queues behind it instead). */
-export const runBeat = (
+/**
+ * Runs a beat unless one is running on any replica (`wait` queues behind
+ * it instead). The scheduled beat runs on the replica holding the kept
+ * index, or on one that takes it over (the holder stopped): the others skip
+ * their tick and keep no index. An operator's beat runs wherever it lands;
+ * a replica that does not hold the index builds one for that beat and lets
+ * it go after, and the holder's next sync takes out who it paired.
+ */
+export const runBeat = async (
   deps: VenueDeps,
-  { cycleId = `manual-${randomUUID()}`, wait = false }: { cycleId?: string; wait?: boolean } = {},
-) => deps.database.withLock(BEAT_LOCK, () => beatOnce(deps, cycleId), { wait })
+  {
+    cycleId = `manual-${randomUUID()}`,
+    wait = false,
+    scheduled = false,
+  }: { cycleId?: string; wait?: boolean; scheduled?: boolean } = {},
+): Promise<{ ran: true; value: BeatResult } | { ran: false }> => {
+  const holding = await deps.matchPool.hold()
+  if (!holding && scheduled) return { ran: false }
+  return deps.database.withLock(
+    BEAT_LOCK,
+    async () => {
+      try {
+        return await beatOnce(deps, cycleId)
+      } finally {
+        if (!deps.matchPool.holding) await deps.matchPool.release()
+      }
+    },
+    { wait },
+  )
+}
 
 /** The scheduled beat's cycle: one per interval slot, so replicas ticking together share it. */
 export const scheduledCycleId = (intervalMs: number, now = Date.now()) =>

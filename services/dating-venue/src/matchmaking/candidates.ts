@@ -36,16 +36,29 @@ export const loadCandidates = async (deps: VenueDeps, cycleId: string): Promise<
       AND coalesce(s.taken, 0) < ${deps.maxCourtships}::int
       AND done.persona_id IS NULL
     ORDER BY p.id`)
-  return rowsOf<{ id: number; handle: string; heart: Heart | string; has_vector: boolean }>(
+  const rows = rowsOf<{ id: number; handle: string; heart: Heart | string; has_vector: boolean }>(
     result,
-  ).map((row) => ({
-    id: row.id,
-    handle: row.handle,
-    heart: row.heart,
-    prefs: typeof row.heart === 'object' ? row.heart.prefs : undefined,
-    hasVector: row.has_vector,
-  }))
+  )
+  const candidates: Candidate[] = new Array(rows.length)
+  for (let i = 0; i < rows.length; i++) {
+    // 200,000 rows in one go would hold the event loop for tens of milliseconds.
+    if (i % CANDIDATE_SLICE === CANDIDATE_SLICE - 1) await breathe()
+    const row = rows[i]!
+    candidates[i] = {
+      id: row.id,
+      handle: row.handle,
+      heart: row.heart,
+      prefs: typeof row.heart === 'object' ? row.heart.prefs : undefined,
+      hasVector: row.has_vector,
+    }
+  }
+  return candidates
 }
+
+const CANDIDATE_SLICE = 20_000
+
+/** Lets the event loop answer what waits (requests, timers) before the next slice of work. */
+export const breathe = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 // Read in chunks: a chunk's rows are all in memory at once (2 KB a 512-d vector).
 const VECTOR_CHUNK = 20_000
@@ -74,17 +87,25 @@ export const previousPairs = async (
   deps: VenueDeps,
   cycleId: string,
   ids: readonly number[],
-): Promise<(lowerId: number, higherId: number) => boolean> => {
-  if (ids.length === 0) return () => true
+): Promise<{
+  allowed: (lowerId: number, higherId: number) => boolean
+  /** The pairs that courted before, flattened (lower id, higher id, ...), for the index process. */
+  courted: Float64Array
+}> => {
+  if (ids.length === 0) return { allowed: () => true, courted: new Float64Array(0) }
   const result = await deps.database.db.execute(sql`
     SELECT persona_a, persona_b FROM couples
     WHERE persona_a = ANY(${pgArray(ids)}::int[]) AND cycle_id <> ${cycleId}`)
+  const rows = rowsOf<{ persona_a: number; persona_b: number }>(result)
+  const courted = new Float64Array(rows.length * 2)
   // The pairing asks for every edge it looks at: a lookup by number, no key string per call.
   const partners = new Map<number, Set<number>>()
-  for (const row of rowsOf<{ persona_a: number; persona_b: number }>(result)) {
+  rows.forEach((row, i) => {
+    courted[2 * i] = row.persona_a
+    courted[2 * i + 1] = row.persona_b
     const known = partners.get(row.persona_a)
     if (known) known.add(row.persona_b)
     else partners.set(row.persona_a, new Set([row.persona_b]))
-  }
-  return (lowerId, higherId) => !partners.get(lowerId)?.has(higherId)
+  })
+  return { allowed: (lowerId, higherId) => !partners.get(lowerId)?.has(higherId), courted }
 }

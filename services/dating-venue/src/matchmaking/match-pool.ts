@@ -71,6 +71,13 @@ const ERASE_REBUILD_UP_TO = 10_000
 
 const SNAPSHOT_VERSION = 2
 
+/** The snapshot's files in its folder: the manifest, the vectors, the graph. */
+export const SNAPSHOT_FILES = [
+  'match-pool.json',
+  'match-pool.vectors',
+  'match-pool.usearch',
+] as const
+
 type Manifest = {
   version: number
   modelId: string
@@ -216,9 +223,9 @@ export const createMatchPool = ({
 
   const snapshotPaths = dir
     ? {
-        manifest: join(dir, 'match-pool.json'),
-        vectors: join(dir, 'match-pool.vectors'),
-        index: join(dir, 'match-pool.usearch'),
+        manifest: join(dir, SNAPSHOT_FILES[0]),
+        vectors: join(dir, SNAPSHOT_FILES[1]),
+        index: join(dir, SNAPSHOT_FILES[2]),
       }
     : undefined
 

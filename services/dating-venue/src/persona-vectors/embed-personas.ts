@@ -51,6 +51,8 @@ export const embedMissing = async (deps: VenueDeps, personaIds?: readonly number
           createdAt: sql`now()`,
         },
       })
+    // The replica holding the match index puts them in now, not at the next beat.
+    deps.matchPool.changed({ in: batch.map((persona) => persona.id) })
   }
   return missing.length
 }

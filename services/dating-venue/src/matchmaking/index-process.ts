@@ -1,0 +1,192 @@
+// The kept index's own process (a child of the replica holding the beat, see match-index.ts):
+// the vectors, the HNSW graph and every pairing run live here, so building the graph,
+// searching it and pairing never hold the service's event loop, and the memory they take is
+// this process's, freed whole when the replica stops holding the index.
+import type { Prefs } from '../heart/heart-schema.ts'
+import { createMatchPool, type HnswOptions, type MatchPool } from './match-pool.ts'
+import { type PairingStats, pairCandidates } from './pairing.ts'
+
+export type IndexInit = { modelId: string; dir?: string | undefined; hnsw: HnswOptions }
+
+/** Requests the replica sends; each is answered in order, one at a time. */
+export type IndexRequest =
+  | { op: 'init'; init: IndexInit }
+  | { op: 'sync'; ids: Float64Array }
+  | { op: 'add'; ids: Float64Array; vectors: Float32Array }
+  | { op: 'remove'; ids: Float64Array }
+  | { op: 'erase'; ids: Float64Array }
+  | { op: 'has'; persona: number }
+  | { op: 'stage'; ids: Float64Array; prefs: Array<Prefs | undefined> }
+  | { op: 'pair'; allowed: Float64Array; exactUpTo: number; k?: number }
+  | { op: 'status' }
+  | { op: 'reset' }
+
+export type IndexStatus = {
+  size: number
+  loadedFrom: 'snapshot' | 'empty'
+  /** This process's peak resident memory so far, bytes. */
+  maxRss: number
+  rss: number
+  heapUsed: number
+  external: number
+}
+
+export type PairAnswer = {
+  pairs: Float64Array
+  stats: PairingStats | undefined
+  /** Personas in the index after the run (the unpaired). */
+  waiting: number
+  /** Wall time inside this process: the search and pairing, and saving the snapshot. */
+  pairMs: number
+  saveMs: number
+}
+
+let pool: MatchPool | undefined
+let staged: { ids: number[]; prefs: Array<Prefs | undefined> } = { ids: [], prefs: [] }
+
+const send = (message: unknown) => process.send?.(message)
+
+const need = () => {
+  if (!pool) throw new Error('match index: not initialised')
+  return pool
+}
+
+const status = (): IndexStatus => {
+  const memory = process.memoryUsage()
+  return {
+    size: pool?.size ?? 0,
+    loadedFrom: pool?.loadedFrom ?? 'empty',
+    maxRss: process.resourceUsage().maxRSS * 1024,
+    rss: memory.rss,
+    heapUsed: memory.heapUsed,
+    external: memory.external + memory.arrayBuffers,
+  }
+}
+
+/**
+ * Pairs the staged candidates over the pool (which the replica synced to
+ * them first), then keeps who is still waiting: the paired leave, the
+ * unpaired stay (or come back, if the run took them out as having no
+ * partner left), and the snapshot is saved.
+ */
+const pair = ({
+  allowed,
+  exactUpTo,
+  k,
+}: {
+  allowed: Float64Array
+  exactUpTo: number
+  k?: number
+}) => {
+  const index = need()
+  const { ids, prefs } = staged
+  staged = { ids: [], prefs: [] }
+  const started = performance.now()
+  // Taken before pairing: an approximate run takes personas out of the pool as it goes.
+  const waiting: Array<{ id: number; vector: Float32Array; prefs: Prefs | undefined }> = []
+  for (let i = 0; i < ids.length; i++) {
+    const vector = index.vectorOf(ids[i]!)
+    if (vector) waiting.push({ id: ids[i]!, vector, prefs: prefs[i] })
+  }
+  const courted = new Map<number, Set<number>>()
+  for (let p = 0; p < allowed.length; p += 2) {
+    const known = courted.get(allowed[p]!)
+    if (known) known.add(allowed[p + 1]!)
+    else courted.set(allowed[p]!, new Set([allowed[p + 1]!]))
+  }
+  let stats: PairingStats | undefined
+  const proposed =
+    waiting.length < 2
+      ? []
+      : pairCandidates(waiting, {
+          allowed: courted.size > 0 ? (a, b) => !courted.get(a)?.has(b) : undefined,
+          pool: index,
+          exactUpTo,
+          ...(k ? { k } : {}),
+          onStats: (run) => {
+            stats = run
+          },
+        })
+  const paired = new Set<number>()
+  for (const [a, b] of proposed) paired.add(a).add(b)
+  index.remove(paired)
+  index.add(waiting.filter((c) => !paired.has(c.id) && !index.has(c.id)))
+  const pairMs = performance.now() - started
+  index.save()
+  const pairs = new Float64Array(proposed.length * 2)
+  proposed.forEach(([a, b], i) => {
+    pairs[2 * i] = a
+    pairs[2 * i + 1] = b
+  })
+  return {
+    pairs,
+    stats,
+    waiting: index.size,
+    pairMs,
+    saveMs: performance.now() - started - pairMs,
+  } satisfies PairAnswer
+}
+
+const handle = (request: IndexRequest): unknown => {
+  switch (request.op) {
+    case 'init':
+      pool ??= createMatchPool({
+        modelId: request.init.modelId,
+        dir: request.init.dir,
+        ...request.init.hnsw,
+        onWarning: (message, error) =>
+          send({ warning: message, error: error instanceof Error ? error.message : error }),
+      })
+      return status()
+    case 'sync': {
+      const { stale, missing } = need().diff(Array.from(request.ids))
+      need().remove(stale)
+      return { left: stale.length, missing: Float64Array.from(missing) }
+    }
+    case 'add': {
+      const index = need()
+      const d = request.ids.length === 0 ? 0 : request.vectors.length / request.ids.length
+      const entries = Array.from(request.ids, (id, i) => ({
+        id,
+        vector: request.vectors.slice(i * d, (i + 1) * d),
+      }))
+      index.add(entries)
+      return index.size
+    }
+    case 'remove':
+      return need().remove(request.ids)
+    case 'erase':
+      for (const id of request.ids) need().erase(id)
+      return need().size
+    case 'has':
+      return need().has(request.persona)
+    case 'stage':
+      for (let i = 0; i < request.ids.length; i++) {
+        staged.ids.push(request.ids[i]!)
+        staged.prefs.push(request.prefs[i])
+      }
+      return staged.ids.length
+    case 'pair':
+      return pair(request)
+    case 'status':
+      return status()
+    case 'reset':
+      need().reset()
+      return 0
+  }
+}
+
+process.on('message', (message: { id: number } & IndexRequest) => {
+  try {
+    send({ id: message.id, ok: true, value: handle(message) })
+  } catch (error) {
+    send({
+      id: message.id,
+      ok: false,
+      error: error instanceof Error ? error.message : String(error),
+    })
+  }
+})
+// The replica gone (its IPC channel closed) means nobody holds this index any more.
+process.on('disconnect', () => process.exit(0))
+send({ ready: true })
