@@ -25,7 +25,9 @@ export const loadEs256Key = async (
 ): Promise<Es256Key> => {
   const privateKey = configured
     ? configured.trimStart().startsWith('{')
-      ? await importJWK({ ...(JSON.parse(configured) as JWK), alg: 'ES256' }, 'ES256')
+      ? await importJWK({ ...(JSON.parse(configured) as JWK), alg: 'ES256' }, 'ES256', {
+          extractable: true,
+        })
       : await importPKCS8(configured, 'ES256', { extractable: true })
     : (await generateKeyPair('ES256', { extractable: true })).privateKey
   if (privateKey instanceof Uint8Array) throw new Error(`${name}: not an EC key`)
