@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import { TS_ARGS } from '@agents/bench-config'
 import autocannon from 'autocannon'
 import { type FloodKind, floodRequest } from './flood-requests.ts'
 
@@ -38,7 +39,7 @@ export type FloodOutcome = {
  */
 export const startFlood = (settings: FloodSettings) =>
   new Promise<{ pid: number; done: Promise<FloodOutcome> }>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+    const child = spawn(process.execPath, [...TS_ARGS, fileURLToPath(import.meta.url)], {
       env: { ...process.env, FLOOD_SETTINGS: JSON.stringify(settings) },
       stdio: ['ignore', 'pipe', 'inherit'],
     })

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { TS_ARGS } from '@agents/bench-config'
 
 /**
  * Runs another bench's script as it is, `bench/<folder>/<file>` (a
@@ -16,7 +17,7 @@ export const runLimitsBench = async (
   const script = fileURLToPath(new URL(`../${folder}/${file}`, import.meta.url))
   if (!existsSync(script)) return undefined
   return new Promise<{ ok: boolean; lines: string[] }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    const child = spawn(process.execPath, [...TS_ARGS, script], {
       cwd: fileURLToPath(new URL(`../${folder}/`, import.meta.url)),
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { benchConfig } from '@agents/bench-config'
+import { benchConfig, TS_ARGS } from '@agents/bench-config'
 
 export type StartedService = { url: string; pid: number; stop: () => Promise<void> }
 
 /**
- * Starts `@agents/<name>/main` (the service's `src/main.ts`) in a child Node process (through tsx,
- * from the service's folder, as `npm start` does) with `env` over ours (an
+ * Starts `@agents/<name>/main` (the service's `src/main.ts`) in a child Node process (from the
+ * service's folder, as `npm start` does; tsx's loader only on Node 20) with `env` over ours (an
  * undefined value unsets a variable), and
  * resolves with its URL and pid once it prints `listening on <url>`. Its log
  * lines are read and dropped; `stop` sends SIGTERM and waits for the exit.
@@ -20,7 +20,7 @@ export const startService = (
     // `@agents/<name>/main` is the service's `src/main.ts`; its folder is the working directory.
     const main = import.meta.resolve(`@agents/${name}/main`)
     const folder = fileURLToPath(new URL('..', new URL('.', main)))
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(main)], {
+    const child = spawn(process.execPath, [...TS_ARGS, fileURLToPath(main)], {
       cwd: folder,
       env: Object.fromEntries(
         Object.entries({ ...process.env, ...env }).filter(([, value]) => value !== undefined),

@@ -7,6 +7,7 @@
 // snapshot at scale, and what a request limit costs a route.
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { TS_ARGS } from '@agents/bench-config'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
 let failed = false
@@ -23,7 +24,7 @@ for (const script of [
 ]) {
   process.stdout.write(`\n## ${script}\n`)
   const started = performance.now()
-  const run = spawnSync(process.execPath, ['--import', 'tsx', `${here}${script}`], {
+  const run = spawnSync(process.execPath, [...TS_ARGS, `${here}${script}`], {
     stdio: 'inherit',
   })
   if (run.status !== 0) failed = true

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { benchConfig } from '@agents/bench-config'
+import { benchConfig, TS_ARGS } from '@agents/bench-config'
 import { createMinerPool, mineSalt } from '@agents/launch-router/salt'
 import { createTestDatabase } from '@agents/service-kit/db'
 import autocannon from 'autocannon'
@@ -163,7 +163,7 @@ process.on('exit', () => {
 /** Starts a server script in its own process, its output discarded, on a free port. */
 const startProcess = async (script: string, env: Record<string, string>) => {
   const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, [...TS_ARGS, script], {
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: 'ignore',
   })

@@ -5,6 +5,7 @@
 // `listening on <url>`.
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { TS_ARGS } from '@agents/bench-config'
 import { DEVNET_PRIVATE_KEYS } from '@agents/devnet'
 import { defineBaseDevnet, startFacilitator } from '@agents/devnet/bench'
 
@@ -15,7 +16,7 @@ import { defineBaseDevnet, startFacilitator } from '@agents/devnet/bench'
  */
 export const startFacilitatorProcess = (rpcUrl: string, { receiptPollingMs = 50 } = {}) =>
   new Promise<{ url: string; stop: () => void }>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+    const child = spawn(process.execPath, [...TS_ARGS, fileURLToPath(import.meta.url)], {
       env: {
         PATH: process.env.PATH ?? '',
         FACILITATOR_RPC_URL: rpcUrl,

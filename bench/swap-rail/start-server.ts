@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import { TS_ARGS } from '@agents/bench-config'
 
 const railScript = fileURLToPath(new URL('./server.ts', import.meta.url))
 
@@ -15,7 +16,7 @@ export const startServer = (
   { script = railScript }: { script?: string } = {},
 ) =>
   new Promise<{ url: string; pid: number; stop: () => Promise<void> }>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    const child = spawn(process.execPath, [...TS_ARGS, script], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     })
