@@ -79,26 +79,35 @@ const errorName = (deployed: Deployed) => {
   return decodeErrorResult({ abi: DOPPLER_ERRORS, data: deployed.revert as Hex }).errorName
 }
 
-/** Runs the payload's token and hook constructors on the chain's anvil; both must succeed where the SDK mined them. */
+/**
+ * Runs the payload's token and hook constructors on the chain's anvil, each payload on the same
+ * fresh state (a snapshot reverted after it): two payloads of one second with the same auction
+ * would otherwise mine the same salt and meet an address already taken.
+ */
 const execute = async (payload: SignPayload) => {
   const chainId = payload.chainId as number
   const { chain } = chains.get(chainId)!
   const addresses = getAddresses(chainId as never)
   const built = await encode(payload)
   const { createParams } = built
-  // Ethereum's token factory clones an implementation the SDK does not ship: no token run there.
-  const tokenCode = tokenInitCode(createParams, addresses.airlock, built.tokenAddress)
-  if (chainId !== 1) expect(tokenCode, `chain ${chainId}: a token creation code`).toBeDefined()
-  const token = tokenCode
-    ? await deployVia(chain, createParams.tokenFactory, createParams.salt, tokenCode)
-    : undefined
-  const hook = await deployVia(
-    chain,
-    addresses.dopplerDeployer,
-    createParams.salt,
-    hookInitCode(createParams, chainId),
-  )
-  return { built, token, hook }
+  const snapshot = await chain.test.snapshot()
+  try {
+    // Ethereum's token factory clones an implementation the SDK does not ship: no token run there.
+    const tokenCode = tokenInitCode(createParams, addresses.airlock, built.tokenAddress)
+    if (chainId !== 1) expect(tokenCode, `chain ${chainId}: a token creation code`).toBeDefined()
+    const token = tokenCode
+      ? await deployVia(chain, createParams.tokenFactory, createParams.salt, tokenCode)
+      : undefined
+    const hook = await deployVia(
+      chain,
+      addresses.dopplerDeployer,
+      createParams.salt,
+      hookInitCode(createParams, chainId),
+    )
+    return { built, token, hook }
+  } finally {
+    await chain.test.revert({ id: snapshot })
+  }
 }
 
 const expectLaunches = async (label: string, payload: SignPayload) => {

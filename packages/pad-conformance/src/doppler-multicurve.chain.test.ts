@@ -107,15 +107,22 @@ const launchToken = async (label: string, payload: SignPayload) => {
 
 describe('doppler-multicurve payloads run on anvil: the token is created with the intent', () => {
   test('the defaults and every generated knob value', async () => {
-    for (const { label, intent } of intentCases(capabilities))
+    let launched = 0
+    for (const { label, intent } of intentCases(capabilities)) {
+      // Curves whose liquidity the pool cannot hold are refused (doppler-multicurve.test.ts).
+      if (!(await router.draft(intent)).ok) continue
       await launchToken(label, await router.signPayload(intent))
+      launched += 1
+    }
+    expect(launched).toBeGreaterThan(10)
   }, 300_000)
 
   test('random valid intents (fast-check, bounded)', async () => {
     await fc.assert(
-      fc.asyncProperty(intentArbitrary(capabilities), async (intent) =>
-        launchToken(JSON.stringify(intent), await router.signPayload(intent)),
-      ),
+      fc.asyncProperty(intentArbitrary(capabilities), async (intent) => {
+        fc.pre((await router.draft(intent)).ok)
+        await launchToken(JSON.stringify(intent), await router.signPayload(intent))
+      }),
       { numRuns: 10 },
     )
   }, 300_000)

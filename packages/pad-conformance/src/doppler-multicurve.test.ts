@@ -2,6 +2,7 @@ import {
   type CreateMulticurveParams,
   DopplerFactory,
   getAddresses,
+  getMaxLiquiditySafeMulticurveTickUpper,
   WAD,
 } from '@whetstone-research/doppler-sdk/evm'
 import fc from 'fast-check'
@@ -149,6 +150,44 @@ const expectCarries = (intent: Intent, built: Awaited<ReturnType<typeof build>>)
   expect(pool.beneficiaries).toEqual(expected)
 }
 
+/**
+ * SDK 1.0.30's own rule for a curve's liquidity (getMaxLiquiditySafeMulticurveTickUpper: every
+ * position's liquidity, per tick, within maxLiquidityPerTick, for both sides of the pool), which
+ * it applies only to the curve it adds itself. The router applies it to every curve.
+ */
+const sdkFindsSafe = (curve: Curve) => {
+  try {
+    return (
+      getMaxLiquiditySafeMulticurveTickUpper({
+        tickLower: curve.tickLower,
+        tickUpper: curve.tickUpper,
+        tickSpacing: 10,
+        numPositions: curve.numPositions,
+        curveSupply: (9n * 10n ** 26n * BigInt(curve.shares)) / WAD,
+      }) === curve.tickUpper
+    )
+  } catch {
+    return false
+  }
+}
+
+/** True when draft_intent refuses the intent's curves, which must then break the SDK's liquidity rule. */
+const refusedForLiquidity = async (label: string, intent: Intent) => {
+  const draft = await router.draft(intent)
+  if (draft.ok) return false
+  const curves = (intent.curves as Curve[] | undefined) ?? []
+  expect(
+    draft.errors.every((error) => error.field === 'curves' || error.field.startsWith('curves.')),
+    `${label}: ${JSON.stringify(draft.errors)}`,
+  ).toBe(true)
+  const total = curves.reduce((sum, curve) => sum + curve.numPositions, 0)
+  // One curve over the SDK's bound, or more positions than one transaction holds; several curves
+  // may also overflow only together (the router adds them up on shared ticks, as the pool does).
+  if (total <= 20_000 && curves.length === 1)
+    expect(sdkFindsSafe(curves[0]!), `${label}: the SDK finds it safe`).toBe(false)
+  return true
+}
+
 let capabilities: Capabilities
 beforeAll(async () => {
   capabilities = await router.capabilities(PAD)
@@ -166,23 +205,56 @@ describe('doppler-multicurve payloads through @whetstone-research/doppler-sdk 1.
     })
   })
 
-  test('every generated intent (defaults, each knob, each boundary) builds and carries the intent', async () => {
+  test('every generated intent (defaults, each knob, each boundary) builds and carries the intent, or the SDK finds its liquidity unsafe', async () => {
+    let built = 0
     for (const { label, intent } of intentCases(capabilities)) {
-      const payload = await router.signPayload(intent)
-      const built = await build(payload).catch((error: Error) => {
-        throw new Error(`${label}: the SDK refused the payload: ${error.message}`)
-      })
-      expectCarries(intent, built)
+      if (!(await refusedForLiquidity(label, intent))) {
+        const payload = await router.signPayload(intent)
+        const result = await build(payload).catch((error: Error) => {
+          throw new Error(`${label}: the SDK refused the payload: ${error.message}`)
+        })
+        expectCarries(intent, result)
+        built += 1
+      }
     }
+    expect(built).toBeGreaterThan(10)
   })
 
-  test('random valid intents build and carry every used knob', async () => {
+  test('random valid intents build and carry every used knob, or the SDK finds their liquidity unsafe', async () => {
     await fc.assert(
       fc.asyncProperty(intentArbitrary(capabilities), async (intent) => {
+        if (await refusedForLiquidity(JSON.stringify(intent), intent)) return
         expectCarries(intent, await build(await router.signPayload(intent)))
       }),
       { numRuns: propertyRuns(40) },
     )
+  })
+
+  test("curves: the router refuses exactly what the SDK's own liquidity rule finds unsafe (one curve, random)", async () => {
+    const curve = fc
+      .record({
+        from: fc.integer({ min: -88_727, max: 88_726 }),
+        span: fc.integer({ min: 1, max: 20_000 }),
+        numPositions: fc.integer({ min: 1, max: 200 }),
+      })
+      .map(({ from, span, numPositions }) => ({
+        tickLower: from * 10,
+        tickUpper: Math.min(from * 10 + span * 10, 887_270),
+        numPositions,
+        shares: '1000000000000000000',
+      }))
+      .filter((candidate) => candidate.tickLower < candidate.tickUpper)
+    let refused = 0
+    await fc.assert(
+      fc.asyncProperty(curve, async (one) => {
+        const draft = await router.draft({ ...defaultIntent(capabilities, BASE), curves: [one] })
+        const unsafe = !sdkFindsSafe(one)
+        expect(draft.ok, JSON.stringify(one)).toBe(!unsafe)
+        if (unsafe) refused += 1
+      }),
+      { numRuns: propertyRuns(150) },
+    )
+    expect(refused).toBeGreaterThan(0)
   })
 
   test('whatever the SDK refuses just outside a published rule, draft_intent refuses', async () => {

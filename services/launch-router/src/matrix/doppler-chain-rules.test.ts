@@ -88,6 +88,46 @@ describe('doppler-multicurve beneficiaries: the Airlock owner with at least 5 %'
   })
 })
 
+describe('doppler-multicurve curves: the liquidity the pool can hold on a tick', () => {
+  const curves = (first: Record<string, unknown>) => ({
+    ...multicurve(),
+    curves: [
+      first,
+      { tickLower: -887200, tickUpper: -142200, numPositions: 11, shares: '500000000000000000' },
+    ],
+  })
+
+  test('a narrow curve near the top tick with half the sale: knob_invalid naming TickLiquidityOverflow', async () => {
+    const result = await draft(
+      curves({
+        tickLower: 800000,
+        tickUpper: 887270,
+        numPositions: 11,
+        shares: '500000000000000000',
+      }),
+    )
+    expect(result.errors).toEqual([
+      expect.objectContaining({ code: 'knob_invalid', field: 'curves.0' }),
+    ])
+    expect(result.errors[0]!.message).toContain('TickLiquidityOverflow')
+  })
+
+  test('the same share over a wider, lower range passes; over 20000 positions in all does not', async () => {
+    const wide = {
+      tickLower: -142200,
+      tickUpper: -84000,
+      numPositions: 11,
+      shares: '500000000000000000',
+    }
+    expect((await draft(curves(wide))).ok).toBe(true)
+    const many = await draft(curves({ ...wide, numPositions: 20000 }))
+    expect(many.errors).toEqual([
+      expect.objectContaining({ code: 'knob_invalid', field: 'curves' }),
+    ])
+    expect(many.errors[0]!.message).toContain('20000')
+  })
+})
+
 describe('doppler-dynamic times: validUntil and the start time that survives signing', () => {
   const dynamic = {
     pad: 'doppler-dynamic',

@@ -1,5 +1,6 @@
 import { checkBeneficiaries } from './check-beneficiaries.ts'
 import { checkDynamicAuction, type KnobProblem } from './check-dynamic-auction.ts'
+import { checkMulticurveLiquidity } from './check-multicurve-liquidity.ts'
 import type { ChainId, KnobCheckName, Pad } from './pad.ts'
 
 /**
@@ -17,4 +18,5 @@ export const KNOB_CHECKS: Record<
 > = {
   'doppler-dynamic-auction': checkDynamicAuction,
   'doppler-beneficiaries': checkBeneficiaries,
+  'doppler-multicurve-liquidity': checkMulticurveLiquidity,
 }

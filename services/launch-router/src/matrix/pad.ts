@@ -50,7 +50,11 @@ const ForbiddenField = z
   .strict()
 
 /** The pad-specific rules in code a pad can name (knob-checks.ts implements each). */
-export const KNOB_CHECK_NAMES = ['doppler-dynamic-auction', 'doppler-beneficiaries'] as const
+export const KNOB_CHECK_NAMES = [
+  'doppler-dynamic-auction',
+  'doppler-beneficiaries',
+  'doppler-multicurve-liquidity',
+] as const
 export type KnobCheckName = (typeof KNOB_CHECK_NAMES)[number]
 
 const CrossKnobRule = z
