@@ -181,6 +181,31 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('request limits on PostgreSQL', 
   const store: LimitStore = { kind: 'postgres', pool }
   const [one, two] = [await startApp(store), await startApp(store)]
 
+  test('replicas starting together on an empty database all create their limits', async () => {
+    // Each its own pool, as each replica is its own process: they race to create the table.
+    const fresh = await createTestDatabase(process.env.TEST_DATABASE_URL!)
+    const pools = Array.from(
+      { length: 6 },
+      () => new pg.Pool({ connectionString: fresh.url, max: 1 }),
+    )
+    try {
+      const policies = { read: { points: 5, windowSeconds: 60 } }
+      const started = await Promise.allSettled(
+        pools.map((replica) =>
+          createLimits({
+            service: 'race-test',
+            store: { kind: 'postgres', pool: replica },
+            policies,
+          }),
+        ),
+      )
+      expect(started.filter((result) => result.status === 'rejected')).toEqual([])
+    } finally {
+      await Promise.all(pools.map((replica) => replica.end()))
+      await fresh.drop()
+    }
+  })
+
   test('two replicas on one database allow what one allows', async () => {
     const statuses: number[] = []
     for (const server of [one, two, one, two])

@@ -57,14 +57,18 @@ export const LIMITS_TABLE = 'rate_limits'
  * counted request wait for a WAL flush (2.4 ms median per take here, against
  * ~0.2 ms unlogged: bench/README.md, "Request limits").
  */
+const RACED_CREATE = new Set(['42710', '23505', '42P07'])
+
 const createLimitsTable = async (pool: SqlClient) => {
   try {
     await pool.query(
       `CREATE UNLOGGED TABLE IF NOT EXISTS ${LIMITS_TABLE} (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`,
     )
   } catch (error) {
-    // Replicas starting together race to create it; the loser sees a duplicate type.
-    if ((error as { code?: string }).code !== '23505') throw error
+    // Replicas starting together race to create it (IF NOT EXISTS does not
+    // guard against a create in flight): the loser sees the table's row type
+    // as a duplicate, 42710 or 23505 (pg_type's unique index), or 42P07.
+    if (!RACED_CREATE.has((error as { code?: string }).code ?? '')) throw error
   }
 }
 
