@@ -183,7 +183,7 @@ const refusedForLiquidity = async (label: string, intent: Intent) => {
   const total = curves.reduce((sum, curve) => sum + curve.numPositions, 0)
   // One curve over the SDK's bound, or more positions than one transaction holds; several curves
   // may also overflow only together (the router adds them up on shared ticks, as the pool does).
-  if (total <= 20_000 && curves.length === 1)
+  if (total <= 2_000 && curves.length === 1)
     expect(sdkFindsSafe(curves[0]!), `${label}: the SDK finds it safe`).toBe(false)
   return true
 }

@@ -10,15 +10,15 @@ const HALF_LN_BASE = Math.log(1.0001) / 2
 // Float64 carries ~15 digits; liquidity within this fraction of the bound is refused too.
 const MARGIN = 1e-9
 /**
- * Each position is minted in the create transaction and takes at least one fresh storage slot
- * (22,100 gas: EIP-2929 cold access + EIP-2200 set), so 20,000 positions need over 442M gas,
- * more than a block holds; the bound also keeps this check under about 10 ms.
+ * A router bound: each position is minted in the create transaction and takes at least one
+ * fresh storage slot (22,100 gas: EIP-2929 cold access + EIP-2200 set), so 2,000 positions need
+ * over 44M gas, three times SDK 1.0.30's default create gas (13.5M) and over Ethereum's
+ * per-transaction cap (EIP-7825, 16,777,216); the presets have 44. It also keeps this check's
+ * worst case near 10 ms (about 100 ms for 20,000 positions here).
  */
-export const MAX_TOTAL_POSITIONS = 20_000
+export const MAX_TOTAL_POSITIONS = 2_000
 
 const sqrtPrice = (tick: number) => Math.exp(tick * HALF_LN_BASE) * Q96
-/** sqrtPrice(b) - sqrtPrice(a) for a < b without cancellation on narrow ranges. */
-const sqrtPriceGap = (a: number, b: number) => sqrtPrice(a) * Math.expm1((b - a) * HALF_LN_BASE)
 
 /** Multicurve.sol's alignTick: down for the token0 side, up for token1 (towards the close tick). */
 const alignTick = (isToken0: boolean, tick: number, spacing: number) =>
@@ -30,6 +30,13 @@ const maxLiquidityPerTick = (spacing: number) => {
   const maxTick = Math.trunc(MAX_TICK / spacing) * spacing
   return (2 ** 128 - 1) / ((maxTick - minTick) / spacing + 1)
 }
+
+const overflow = (index: number, curve: Curve, spacing: number, isToken0: boolean) => [
+  {
+    field: `curves.${index}`,
+    message: `curve ${index} (ticks ${curve.tickLower} to ${curve.tickUpper}, ${curve.numPositions} positions, shares ${curve.shares}) puts more liquidity on one tick than a pool with tick spacing ${spacing} allows when the token is currency${isToken0 ? 0 : 1}: Doppler's initializer reverts (TickLiquidityOverflow). Widen the curve, move it away from the price limits or give it a smaller share`,
+  },
+]
 
 /**
  * The liquidity Doppler's multicurve initializer mints per tick must stay
@@ -62,7 +69,7 @@ export const checkMulticurveLiquidity = (
     return [
       {
         field: 'curves',
-        message: `the curves hold ${positions} positions; at most ${MAX_TOTAL_POSITIONS} fit one create transaction (each is minted there and costs at least 22,100 gas)`,
+        message: `the curves hold ${positions} positions; at most ${MAX_TOTAL_POSITIONS} fit one create transaction here (each is minted there and costs at least 22,100 gas)`,
       },
     ]
   for (const isToken0 of [true, false]) {
@@ -82,23 +89,25 @@ export const checkMulticurveLiquidity = (
       const far = isToken0 ? upper : lower
       const close = isToken0 ? lower : upper
       const spread = upper - lower
+      const farSqrt = sqrtPrice(far)
+      let atFar = 0
       for (let i = 0; i < curve.numPositions; i++) {
         const step = Math.floor((i * spread) / curve.numPositions)
         const start = alignTick(isToken0, isToken0 ? close + step : close - step, spacing)
         if (start === far) continue
-        const [a, b] = start < far ? [start, far] : [far, start]
-        const gap = sqrtPriceGap(a, b)
+        // isToken0: the range runs up from start to far; else down from start to far.
+        const startSqrt = isToken0 ? sqrtPrice(start) : 0
+        const gap = isToken0
+          ? startSqrt * Math.expm1((far - start) * HALF_LN_BASE)
+          : farSqrt * Math.expm1((start - far) * HALF_LN_BASE)
         const liquidity = isToken0
-          ? (amount * (sqrtPrice(a) / Q96) * sqrtPrice(b)) / gap
+          ? (amount * (startSqrt / Q96) * farSqrt) / gap
           : (amount * Q96) / gap
-        if (liquidity > limit || !add(a, liquidity) || !add(b, liquidity))
-          return [
-            {
-              field: `curves.${index}`,
-              message: `curve ${index} (ticks ${curve.tickLower} to ${curve.tickUpper}, ${curve.numPositions} positions, shares ${curve.shares}) puts more liquidity on one tick than a pool with tick spacing ${spacing} allows when the token is currency${isToken0 ? 0 : 1}: Doppler's initializer reverts (TickLiquidityOverflow). Widen the curve, move it away from the price limits or give it a smaller share`,
-            },
-          ]
+        atFar += liquidity
+        if (liquidity > limit || atFar + (byTick.get(far) ?? 0) > limit || !add(start, liquidity))
+          return overflow(index, curve, spacing, isToken0)
       }
+      if (!add(far, atFar)) return overflow(index, curve, spacing, isToken0)
     }
   }
   return []
