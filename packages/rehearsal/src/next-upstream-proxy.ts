@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net'
 
 export type NextUpstreamProxy = {
   url: string
-  /** Requests that a replica failed before answering and the next one served. */
+  /** Requests sent to the next replica after the first refused them (or, GETs, failed them). */
   retries: () => number
-  /** Requests no replica answered (the proxy answered 502). */
+  /** Requests no replica answered (the proxy answered 502): failed requests. */
   failures: () => number
   close: () => Promise<void>
 }
@@ -16,17 +16,19 @@ const readBody = async (incoming: IncomingMessage) => {
   return Buffer.concat(chunks)
 }
 
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS'])
+
 /**
- * The load balancer of the deployment recipe, in Node: round robin over
- * `targets`, `X-Forwarded-For` appended, and, as nginx's
- * `proxy_next_upstream error`, a request whose replica fails before
- * answering (connection refused while it restarts, a connection reset as it
- * closes) goes to the next replica. The body is read first so that it can
- * be sent again. A paid request sent twice is safe: the payment is the
- * request's identity and the ledger delivers it once; the rehearsal's
- * money checks are what would show otherwise. A connection per request
- * (no keep-alive upstream), so that a replica draining on SIGTERM is
- * refused at connect, not in the middle of a reused socket.
+ * The load balancer of the deployment recipe (ops/caddy/Caddyfile) in
+ * Node: round robin over `targets`, `X-Forwarded-For` appended, and
+ * Caddy's retry rule: a request that never reached its replica (the
+ * connection refused while it restarts) goes to the next one, whatever its
+ * method; one that reached it and got no answer goes again only if it is a
+ * GET (or HEAD, OPTIONS). The body is read first so that it can be sent
+ * again. A connection per request (no keep-alive upstream), so that a
+ * replica draining on SIGTERM is refused at connect, not in the middle of a
+ * reused socket. A paid POST that reached a replica is never sent twice:
+ * the replica must answer it while it drains.
  *
  * @example const proxy = await startNextUpstreamProxy([one.url, two.url]); await fetch(`${proxy.url}/health`)
  */
@@ -46,6 +48,7 @@ export const startNextUpstreamProxy = async (
     const attempt = (tried: number) => {
       const target = new URL(targets[(first + tried) % targets.length]!)
       let answered = false
+      let reached = false
       const upstream = request(
         {
           host: target.hostname,
@@ -68,9 +71,11 @@ export const startNextUpstreamProxy = async (
           answer.once('error', () => outgoing.destroy())
         },
       )
+      upstream.once('socket', (socket) => socket.once('connect', () => (reached = true)))
       upstream.once('error', () => {
         if (answered) return void outgoing.destroy()
-        if (tried + 1 < targets.length) {
+        const again = !reached || IDEMPOTENT.has(incoming.method ?? '')
+        if (again && tried + 1 < targets.length) {
           retries += 1
           return attempt(tried + 1)
         }

@@ -27,31 +27,6 @@ let embeddings: FakeEmbeddings
 let split: Address
 const timings: Record<string, number> = {}
 
-beforeAll(async () => {
-  const started = performance.now()
-  embeddings = await startFakeEmbeddings()
-  rehearsal = await startRehearsal(SERVER_URL!, { embeddingsUrl: embeddings.url })
-  timings.installMs = rehearsal.install.ms
-  timings.setupMs = Math.round(performance.now() - started)
-  for (const replica of [rehearsal.router, ...rehearsal.rails, ...rehearsal.venues])
-    timings[`${replica.name}StartMs`] = replica.current.startMs
-  split = (await postOffer('rehearsal-model-0')).json.offer.splitAddress
-  // Anvil mines only when sent a transaction, and x402 authorizations are
-  // valid from a minute before signing: after a long setup its latest block
-  // is older than that and a payment's simulation fails. A real chain's
-  // blocks come every few seconds; one block now stands for them.
-  await fetch(rehearsal.devnet.base.rpcUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'evm_mine', params: [] }),
-  })
-}, 600_000)
-afterAll(async () => {
-  console.info('rehearsal timings (ms)', timings)
-  await rehearsal?.stop()
-  await embeddings?.close()
-})
-
 const query = async <row>(url: string, sql: string, values: unknown[] = []) => {
   const client = new pg.Client({ connectionString: url })
   await client.connect()
@@ -133,6 +108,31 @@ const holdings = async () => {
 }
 
 describe.runIf(SERVER_URL && TYPE_STRIPPING)('the production rehearsal', () => {
+  beforeAll(async () => {
+    const started = performance.now()
+    embeddings = await startFakeEmbeddings()
+    rehearsal = await startRehearsal(SERVER_URL!, { embeddingsUrl: embeddings.url })
+    timings.installMs = rehearsal.install.ms
+    timings.setupMs = Math.round(performance.now() - started)
+    for (const replica of [rehearsal.router, ...rehearsal.rails, ...rehearsal.venues])
+      timings[`${replica.name}StartMs`] = replica.current.startMs
+    split = (await postOffer('rehearsal-model-0')).json.offer.splitAddress
+    // Anvil mines only when sent a transaction, and x402 authorizations are
+    // valid from a minute before signing: after a long setup its latest block
+    // is older than that and a payment's simulation fails. A real chain's
+    // blocks come every few seconds; one block now stands for them.
+    await fetch(rehearsal.devnet.base.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'evm_mine', params: [] }),
+    })
+  }, 600_000)
+  afterAll(async () => {
+    console.info('rehearsal timings (ms)', timings)
+    await rehearsal?.stop()
+    await embeddings?.close()
+  })
+
   it('every replica is up in production mode on PostgreSQL, /metrics behind its token', async () => {
     for (const replica of [rehearsal.router, ...rehearsal.rails, ...rehearsal.venues]) {
       const health = await fetch(`${replica.current.url}/health`)
