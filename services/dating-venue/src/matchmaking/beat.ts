@@ -5,6 +5,7 @@ import { embedMissing } from '../persona-vectors/embed-personas.ts'
 import { formCouples, notifyCouples, writeIntros } from './beat-writes.ts'
 import { breathe, type Candidate, loadCandidates, previousPairs } from './candidates.ts'
 import { syncIndex } from './index-follow.ts'
+import type { PairAnswer } from './index-process.ts'
 import { adjacentPairs, type PairingStats } from './pairing.ts'
 
 // One beat at a time across replicas (a session-level advisory lock).
@@ -32,7 +33,7 @@ export type BeatResult = {
    * dropped because they named a persona already paired (0 expected);
    * `searchMs` is the run inside the index process, `saveMs` its snapshot.
    */
-  pairing?: PairingStats & { searchMs: number; saveMs: number }
+  pairing?: PairingStats & { searchMs: number; saveMs: number; memory: PairAnswer['memory'] }
 }
 
 // Candidates go to the index process a slice at a time (ids and filters, copied over the pipe).
@@ -81,6 +82,7 @@ const pairInIndex = async (
           ...answer.stats,
           searchMs: Math.round(answer.pairMs),
           saveMs: Math.round(answer.saveMs),
+          memory: answer.memory,
         }
       : undefined,
   }

@@ -39,6 +39,8 @@ export type PairAnswer = {
   /** Wall time inside this process: the search and pairing, and saving the snapshot. */
   pairMs: number
   saveMs: number
+  /** This process's memory as the run ended (its lists not yet collected): where the peak goes. */
+  memory: { rss: number; heapUsed: number; arrayBuffers: number }
 }
 
 let pool: MatchPool | undefined
@@ -82,12 +84,20 @@ const pair = ({
   const { ids, prefs } = staged
   staged = { ids: [], prefs: [] }
   const started = performance.now()
-  // Taken before pairing: an approximate run takes personas out of the pool as it goes.
-  const waiting: Array<{ id: number; vector: Float32Array; prefs: Prefs | undefined }> = []
-  for (let i = 0; i < ids.length; i++) {
-    const vector = index.vectorOf(ids[i]!)
-    if (vector) waiting.push({ id: ids[i]!, vector, prefs: prefs[i] })
-  }
+  // Taken before pairing: an approximate run takes personas out of the pool as it goes. The
+  // vectors are packed into one matrix that the run uses in place and the pool views: one
+  // copy of them while the run lasts, not three (the pool's, the run's, and this list's).
+  const present = ids.flatMap((id, i) => (index.has(id) ? [i] : []))
+  const d = present.length > 0 ? index.vectorOf(ids[present[0]!]!)!.length : 0
+  const matrix = new Float32Array(present.length * d)
+  const waiting = present.map((at, row) => {
+    matrix.set(index.vectorOf(ids[at]!)!, row * d)
+    return { id: ids[at]!, vector: matrix.subarray(row * d, (row + 1) * d), prefs: prefs[at] }
+  })
+  index.adopt(
+    Float64Array.from(waiting, (c) => c.id),
+    matrix,
+  )
   const courted = new Map<number, Set<number>>()
   for (let p = 0; p < allowed.length; p += 2) {
     const known = courted.get(allowed[p]!)
@@ -107,10 +117,13 @@ const pair = ({
             stats = run
           },
         })
+  const { rss, heapUsed, arrayBuffers } = process.memoryUsage()
   const paired = new Set<number>()
   for (const [a, b] of proposed) paired.add(a).add(b)
   index.remove(paired)
   index.add(waiting.filter((c) => !paired.has(c.id) && !index.has(c.id)))
+  // Who still waits views the run's matrix: their own copies let it go.
+  index.detach()
   const pairMs = performance.now() - started
   index.save()
   const pairs = new Float64Array(proposed.length * 2)
@@ -124,12 +137,34 @@ const pair = ({
     waiting: index.size,
     pairMs,
     saveMs: performance.now() - started - pairMs,
+    memory: { rss, heapUsed, arrayBuffers },
   } satisfies PairAnswer
+}
+
+/**
+ * Runs both kinds of pairing once on random personas at start, so `init`
+ * answers with the code compiled and the first beat is not the one that
+ * pays for it (about a second, once per process).
+ */
+const warmUp = () => {
+  let state = 0x2545f491
+  const random = () => {
+    state = (state * 1_103_515_245 + 12_345) >>> 0
+    return state / 2 ** 32 - 0.5
+  }
+  const personas = Array.from({ length: 3000 }, (_, i) => {
+    const vector = Float32Array.from({ length: 32 }, random)
+    const norm = Math.hypot(...vector)
+    return { id: i + 1, vector: vector.map((v) => v / norm) }
+  })
+  pairCandidates(personas.slice(0, 600), { exactUpTo: 600 })
+  pairCandidates(personas, { exactUpTo: 0 })
 }
 
 const handle = (request: IndexRequest): unknown => {
   switch (request.op) {
     case 'init':
+      if (!pool) warmUp()
       pool ??= createMatchPool({
         modelId: request.init.modelId,
         dir: request.init.dir,

@@ -227,8 +227,10 @@ describe.skipIf(!TEST_DATABASE_URL)('one index for two replicas on PostgreSQL', 
       await a.close()
       const second = await beat(b, 'takeover-2')
       expect(b.deps.matchPool.holding).toBe(true)
-      // Its own snapshot folder is empty: rebuilt from the stored vectors.
-      expect(second.pool.read).toBe(LATER + 1)
+      // Its own snapshot folder is empty: rebuilt from the stored vectors (by the beat, or by
+      // the sync that follows the venue if it ran first).
+      expect(second.pool.read).toBeLessThanOrEqual(LATER + 1)
+      expect(second.pool.waiting).toBe(0)
       expect(await couplesOf(b, 'takeover-2')).toEqual(expected)
     } finally {
       await close()

@@ -1,6 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { rmSync } from 'node:fs'
+import { setPriority } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Logger } from '@agents/service-kit'
@@ -21,6 +22,9 @@ const IDS_PER_NOTICE = 500
 
 /** How soon a lost LISTEN connection is opened again. */
 const RELISTEN_MS = 1000
+
+/** The index process's niceness (0 the replica's, 19 the lowest priority). */
+const INDEX_NICENESS = 10
 
 const ENTRY = fileURLToPath(new URL('./index-process.ts', import.meta.url))
 
@@ -131,6 +135,11 @@ export const createMatchIndex = ({
         serialization: 'advanced',
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       })
+      // Below the replica's own priority: on a machine of few cores a request waiting for the CPU
+      // goes first, the beat (background work no one waits on) after.
+      try {
+        if (process_.pid) setPriority(process_.pid, INDEX_NICENESS)
+      } catch {}
       process_.on('message', (message: Record<string, unknown>) => {
         if (message.ready) {
           child = process_
@@ -275,6 +284,7 @@ export const createMatchIndex = ({
       if (closed) return false
       if (database.kind !== 'postgres') {
         holding = true
+        await start()
         return true
       }
       let end!: () => void
@@ -308,6 +318,8 @@ export const createMatchIndex = ({
       lease = { done, end }
       holding = await got
       if (!holding) lease = undefined
+      // The holder needs its index process (notices, the next beat): start it now.
+      else await start()
       return holding
     },
     async release() {

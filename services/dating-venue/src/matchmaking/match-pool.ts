@@ -66,6 +66,9 @@ export const HNSW_DEFAULTS = {
 /** A pool that holds more removed nodes than live ones is rebuilt: a search walks through the removed. */
 const SPARSE_RATIO = 1
 
+/** Rows a build hands the graph at once. */
+const INSERT_SLICE = 16_384
+
 /** Up to this many personas (under a second to build), erasing one rebuilds the graph at once. */
 const ERASE_REBUILD_UP_TO = 10_000
 
@@ -111,6 +114,13 @@ export type MatchPool = {
   add(entries: ReadonlyArray<{ id: number; vector: Float32Array }>): void
   /** Takes personas out; answers how many were in. */
   remove(ids: Iterable<number>): number
+  /**
+   * Keeps the pool's vectors as views into a pairing run's packed matrix
+   * (the same values): the run's copy is then the only one, not a second.
+   */
+  adopt(ids: Float64Array, matrix: Float32Array): void
+  /** Copies out the vectors still viewing a run's matrix, so the matrix can be freed. */
+  detach(): void
   /** The ids in the pool that are not in `wanted`, and the ids of `wanted` not in the pool. */
   diff(wanted: readonly number[]): { stale: number[]; missing: number[] }
   /**
@@ -178,33 +188,43 @@ export const createMatchPool = ({
       multi: false,
     })
 
-  /** The order a build inserts `count` rows of `matrix` in (see `localInsert`). */
-  const insertOrder = (matrix: Float32Array, count: number) => {
-    const order = Int32Array.from({ length: count }, (_, i) => i)
-    const first = Math.floor((1 - options.localInsert) * count)
-    if (first >= count) return order
-    const rest = localityOrder(matrix.subarray(first * dimensions), dimensions, options.threads)
+  /**
+   * The order a build inserts `ids` in (see `localInsert`): the first part
+   * as they came, the rest grouped by similarity, from a copy of the rest's
+   * vectors only.
+   */
+  const insertOrder = (ids: readonly number[]) => {
+    const order = Int32Array.from({ length: ids.length }, (_, i) => i)
+    const first = Math.floor((1 - options.localInsert) * ids.length)
+    if (first >= ids.length) return order
+    const matrix = new Float32Array((ids.length - first) * dimensions)
+    for (let i = first; i < ids.length; i++)
+      matrix.set(vectors.get(ids[i]!)!, (i - first) * dimensions)
+    const rest = localityOrder(matrix, dimensions, options.threads)
     for (let i = 0; i < rest.length; i++) order[first + i] = first + rest[i]!
     return order
   }
 
-  /** Inserts into the graph (see `localInsert` for the order). */
+  /**
+   * Inserts into the graph (see `localInsert` for the order), a slice at a
+   * time: a copy of every vector in insertion order would be another 400 MB
+   * at 200,000 personas.
+   */
   const insert = (ids: readonly number[]) => {
     if (ids.length === 0) return
     index ??= newIndex()
-    const matrix = new Float32Array(ids.length * dimensions)
-    for (let i = 0; i < ids.length; i++) matrix.set(vectors.get(ids[i]!)!, i * dimensions)
-    const order = insertOrder(matrix, ids.length)
-    const sortedKeys = new BigUint64Array(ids.length)
-    const sorted = new Float32Array(ids.length * dimensions)
-    for (let i = 0; i < order.length; i++) {
-      sortedKeys[i] = BigInt(ids[order[i]!]!)
-      sorted.set(
-        matrix.subarray(order[i]! * dimensions, (order[i]! + 1) * dimensions),
-        i * dimensions,
-      )
+    const order = insertOrder(ids)
+    for (let from = 0; from < ids.length; from += INSERT_SLICE) {
+      const to = Math.min(ids.length, from + INSERT_SLICE)
+      const keys = new BigUint64Array(to - from)
+      const slice = new Float32Array((to - from) * dimensions)
+      for (let i = from; i < to; i++) {
+        const id = ids[order[i]!]!
+        keys[i - from] = BigInt(id)
+        slice.set(vectors.get(id)!, (i - from) * dimensions)
+      }
+      index.add(keys, slice, options.threads)
     }
-    index.add(sortedKeys, sorted, options.threads)
   }
 
   // The graph is built the first time a search needs it (a venue past `exactUpTo`), then kept
@@ -331,6 +351,16 @@ export const createMatchPool = ({
       }
       if (index) insert(fresh)
     },
+    adopt(ids, matrix) {
+      const d = ids.length === 0 ? 0 : matrix.length / ids.length
+      if (d !== dimensions) return
+      for (let row = 0; row < ids.length; row++)
+        if (vectors.has(ids[row]!)) vectors.set(ids[row]!, matrix.subarray(row * d, (row + 1) * d))
+    },
+    detach() {
+      for (const [id, vector] of vectors)
+        if (vector.byteLength !== vector.buffer.byteLength) vectors.set(id, vector.slice())
+    },
     remove(ids) {
       const gone: number[] = []
       for (const id of ids) if (vectors.delete(id)) gone.push(id)
@@ -383,6 +413,8 @@ export const createMatchPool = ({
       if (index && (erased || removed > SPARSE_RATIO * vectors.size)) rebuild()
     },
     erase(id) {
+      // Its values may sit in a run's matrix that other vectors still view: zeroed, not only dropped.
+      vectors.get(id)?.fill(0)
       if (pool.remove([id]) === 0) return
       // A removed node leaves searches at once, but its bytes stay in the graph until it is
       // rebuilt: a small pool is rebuilt now, a large one at the end of the next beat. The
