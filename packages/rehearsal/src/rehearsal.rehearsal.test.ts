@@ -68,12 +68,11 @@ const postOffer = async (model: string) => {
   return offer
 }
 
-/** Buys one match on the rail through its proxy on `rail`: what was paid. */
-const buyMatch = async (rail: PayerRail, payer: PrivateKeyAccount) => {
-  const { devnet, railProxy } = rehearsal
+/** A new match to pay (offer and intent through the proxy), its pay request sent to `payAt`. */
+const newMatch = async (payAt: string) => {
   const model = `rehearsal-model-${++models}`
   await postOffer(model)
-  const intent = await postJson(`${railProxy.url}/v1/intents`, {
+  const intent = await postJson(`${rehearsal.railProxy.url}/v1/intents`, {
     model,
     mtok: 1,
     maxPriceUsd: '0.25',
@@ -82,19 +81,30 @@ const buyMatch = async (rail: PayerRail, payer: PrivateKeyAccount) => {
     throw new Error(`intent: ${intent.status} ${JSON.stringify(intent.json)}`)
   const match = intent.json.match as { id: string; gross: string; splitAddress: Address }
   if (match.splitAddress !== split) throw new Error(`another split: ${match.splitAddress}`)
-  const purchase = { url: `${railProxy.url}/v1/matches/${match.id}/pay`, body: '{}' }
-  const answer = await send(purchase, await payFor(devnet, rail, purchase, payer))
-  return { answer, price: BigInt(match.gross) }
+  return {
+    purchase: { url: `${payAt}/v1/matches/${match.id}/pay`, body: '{}' },
+    price: BigInt(match.gross),
+  }
 }
+
+/** Buys one match on the rail through its proxy on `rail`: what was paid. */
+const buyMatch = async (rail: PayerRail, payer: PrivateKeyAccount) => {
+  const { purchase, price } = await newMatch(rehearsal.railProxy.url)
+  const answer = await send(purchase, await payFor(rehearsal.devnet, rail, purchase, payer))
+  return { answer, price }
+}
+
+/** A dating doc to file at `at` (doc_submit, 1 USDC). */
+const docPurchase = (at: string) => ({
+  purchase: { url: `${at}/api/intake/heart-file`, body: JSON.stringify(sampleHeartFile) },
+  price: 1_000_000n,
+})
 
 /** Files one dating doc through the venue's proxy, paid on `rail`. */
 const buyDoc = async (rail: PayerRail, payer: PrivateKeyAccount) => {
-  const purchase = {
-    url: `${rehearsal.venueProxy.url}/api/intake/heart-file`,
-    body: JSON.stringify(sampleHeartFile),
-  }
+  const { purchase, price } = docPurchase(rehearsal.venueProxy.url)
   const answer = await send(purchase, await payFor(rehearsal.devnet, rail, purchase, payer))
-  return { answer, price: 1_000_000n }
+  return { answer, price }
 }
 
 /** Everything the payees hold: USDC on Base (the rail's split included) and Tempo's currency. */
@@ -233,7 +243,7 @@ describe.runIf(SERVER_URL && TYPE_STRIPPING)('the production rehearsal', () => {
     }> = []
     const restartInTurn = async (replicas: Replica[]) => {
       for (const replica of replicas) {
-        await new Promise((resolve) => setTimeout(resolve, 1000))
+        await new Promise((resolve) => setTimeout(resolve, 2000))
         restarts.push({ name: replica.name, ...(await replica.restart()) })
       }
     }
@@ -263,4 +273,37 @@ describe.runIf(SERVER_URL && TYPE_STRIPPING)('the production rehearsal', () => {
       counts.paid,
     )
   }, 600_000)
+
+  it.each(['rails', 'venues'] as const)(
+    'a replica of the %s sent SIGTERM while its facilitator call is under way answers the payment, then exits 0',
+    async (service) => {
+      const { devnet, facilitator } = rehearsal
+      const replica = rehearsal[service][0]!
+      const before = await holdings()
+      const { purchase, price } =
+        service === 'rails' ? await newMatch(replica.current.url) : docPurchase(replica.current.url)
+      const headers = await payFor(devnet, 'x402-v2', purchase, devnet.accounts.payer)
+      // The facilitator answers each call a second late, so that the payment
+      // is surely still being settled when the replica is told to stop.
+      devnet.facilitator.setBehavior({ delayMs: 1000 })
+      try {
+        const seen = facilitator.calls().length
+        const answer = send(purchase, headers).then((sent) => ({ ...sent, at: performance.now() }))
+        // SIGTERM once the facilitator has answered a first call for this payment.
+        const deadline = Date.now() + 30_000
+        while (facilitator.calls().length === seen && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 5))
+        const stoppedAt = performance.now()
+        const restarted = replica.restart()
+        const paid = await answer
+        expect(paid.status, JSON.stringify(paid.json)).toBe(200)
+        expect(paid.at).toBeGreaterThan(stoppedAt)
+        expect((await restarted).exitCode).toBe(0)
+      } finally {
+        devnet.facilitator.setBehavior('normal')
+      }
+      expect(await holdings()).toBe(before + price)
+    },
+    120_000,
+  )
 })
