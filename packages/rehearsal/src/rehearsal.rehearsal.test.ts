@@ -9,7 +9,7 @@ import type { Address, PrivateKeyAccount } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Rehearsal, type Replica, startRehearsal } from './start-rehearsal.ts'
 
-// The production rehearsal (README "Production rehearsal"): every service
+// The production rehearsal (packages/rehearsal/README.md): every service
 // from a production install, NODE_ENV=production, on PostgreSQL, replicas
 // behind a proxy, the facilitator over HTTPS; a paid loop per paying service
 // on each rail; a rolling restart under load with no failed request.
