@@ -186,8 +186,17 @@ const hookAccepts = (knobs: ReturnType<typeof effective>) => {
     knobs.gamma ??
     computeOptimalGamma(knobs.startTick, knobs.endTick, knobs.duration, knobs.epochLength, 30)
   const perEpoch = (BigInt(knobs.epochLength) * WAD) / BigInt(knobs.duration)
+  // The first slugs reach startTick ± gamma (plus a spacing per slug, kept free by the router):
+  // past ±887272 the pool's initialize reverts (doppler-dynamic.chain.test.ts shows it).
+  const reach = gamma + 30 * 7
+  const far = isToken0Expected(knobs.numeraire as `0x${string}`)
+    ? knobs.startTick + reach
+    : knobs.startTick - reach
   return (
-    (perEpoch * BigInt(gamma)) / WAD > 0n && BigInt(knobs.minProceeds) <= BigInt(knobs.maxProceeds)
+    (perEpoch * BigInt(gamma)) / WAD > 0n &&
+    BigInt(knobs.minProceeds) <= BigInt(knobs.maxProceeds) &&
+    Math.abs(far) <= 887_272 &&
+    knobs.startTick % 30 === 0
   )
 }
 
@@ -202,7 +211,8 @@ const validAuction = fc
     ),
     epochLength: fc.integer({ min: 60, max: 86_400 }),
     epochs: fc.integer({ min: 1, max: 200 }),
-    from: fc.integer({ min: -800_000, max: 800_000 }),
+    // Start ticks on the tick spacing 30, as the pool requires.
+    from: fc.integer({ min: -26_666, max: 26_666 }).map((step) => step * 30),
     span: fc.integer({ min: 30, max: 80_000 }),
     proceeds: fc.tuple(
       fc.bigInt({ min: 0n, max: 10n ** 30n }),
@@ -214,7 +224,7 @@ const validAuction = fc
     const [low, high] = proceeds[0] <= proceeds[1] ? proceeds : [proceeds[1], proceeds[0]]
     const currency0 = isToken0Expected(numeraire as `0x${string}`)
     // At least one tick per epoch, as the hook requires: gamma above the epoch count.
-    const width = Math.max(span, epochs * (epochs + 30))
+    const width = Math.ceil(Math.max(span, epochs * (epochs + 30)) / 30) * 30
     return {
       ...defaultIntent(capabilities, chainId),
       numeraire,

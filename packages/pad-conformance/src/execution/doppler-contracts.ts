@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import {
   type CreateParams,
   DERC20Bytecode,
@@ -6,6 +8,7 @@ import {
   getAddresses,
 } from '@whetstone-research/doppler-sdk/evm'
 import {
+  type Abi,
   BaseError,
   type Chain,
   concat,
@@ -14,14 +17,18 @@ import {
   createWalletClient,
   decodeAbiParameters,
   encodeAbiParameters,
+  encodeFunctionData,
   getAddress,
   getContractAddress,
   type Hex,
   http,
+  parseAbi,
   RawContractError,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { CREATE2_DEPLOYER_RUNTIME } from './create2-deployer.ts'
+
+const require = createRequire(import.meta.url)
 
 // anvil's first default key: a funded account on every fresh anvil.
 const ANVIL_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
@@ -238,3 +245,123 @@ export const hookStartingTime = (create: CreateParams) =>
 /** The hook's isToken0, from the initializer data. */
 export const hookIsToken0 = (create: CreateParams) =>
   decodeAbiParameters(DOPPLER_DATA, create.poolInitializerData)[8]
+
+const v4Artifact = (name: string) =>
+  JSON.parse(
+    readFileSync(require.resolve(`@uniswap/v4-core/out/${name}.sol/${name}.json`), 'utf8'),
+  ) as {
+    abi: Abi
+    bytecode: { object: Hex }
+    deployedBytecode: {
+      object: Hex
+      immutableReferences?: Record<string, { start: number; length: number }[]>
+    }
+  }
+
+/**
+ * Uniswap v4's PoolManager (`@uniswap/v4-core` 1.0.2's build) at the chain's PoolManager address,
+ * which the Doppler hook was constructed with. Its one immutable, NoDelegateCall's own address,
+ * is written in as its constructor would have: `initialize` refuses to run anywhere else.
+ */
+export const placePoolManager = async (chain: LocalChain, address: Hex) => {
+  const { deployedBytecode } = v4Artifact('PoolManager')
+  let code = deployedBytecode.object.slice(2)
+  const word = address.slice(2).toLowerCase().padStart(64, '0')
+  for (const references of Object.values(deployedBytecode.immutableReferences ?? {}))
+    for (const { start, length } of references)
+      code =
+        code.slice(0, start * 2) + word.slice(64 - length * 2) + code.slice((start + length) * 2)
+  await chain.test.setCode({ address, bytecode: `0x${code}` })
+}
+
+/** v4-core's TickMathTest: the exact on-chain `getSqrtPriceAtTick` the initializer uses. */
+export const deployTickMath = async (chain: LocalChain) => {
+  const { abi, bytecode } = v4Artifact('TickMathTest')
+  const hash = await chain.wallet.deployContract({ abi, bytecode: bytecode.object })
+  const { contractAddress } = await chain.public.waitForTransactionReceipt({ hash })
+  return async (tick: number) =>
+    (await chain.public.readContract({
+      address: contractAddress!,
+      abi,
+      functionName: 'getSqrtPriceAtTick',
+      args: [tick],
+    })) as bigint
+}
+
+const ERC20 = parseAbi(['function transfer(address to, uint256 amount) returns (bool)'])
+const POOL_MANAGER = parseAbi([
+  'function initialize((address currency0, address currency1, uint24 fee, int24 tickSpacing, address hooks) key, uint160 sqrtPriceX96) returns (int24 tick)',
+])
+// Uniswap v4's LPFeeLibrary.DYNAMIC_FEE_FLAG: the Doppler hook sets its own fee.
+const DYNAMIC_FEE_FLAG = 0x800000
+
+/** A transaction from an address the local chain lets us act as (the Airlock, the initializer). */
+const sendAs = async (chain: LocalChain, from: Hex, to: Hex, data: Hex): Promise<Deployed> => {
+  await chain.test.impersonateAccount({ address: from })
+  await chain.test.setBalance({ address: from, value: 10n ** 18n })
+  try {
+    await chain.public.call({ account: from, to, data, gas: 30_000_000n })
+  } catch (error) {
+    const revert = findRevertData(error) as Hex | undefined
+    if (revert !== undefined) return { ok: false, revert }
+    throw error
+  }
+  const hash = await chain.wallet.sendTransaction({
+    account: from,
+    to,
+    data,
+    gas: 30_000_000n,
+    chain: chain.wallet.chain,
+  })
+  const receipt = await chain.public.waitForTransactionReceipt({ hash })
+  if (receipt.status !== 'success') throw new Error(`${hash} reverted after its call passed`)
+  return { ok: true, address: to }
+}
+
+/**
+ * The rest of UniswapV4Initializer.initialize (d223428 src/initializers/UniswapV4Initializer.sol
+ * lines 104-114) once the hook exists: the Airlock's sale goes to the hook, and the pool is
+ * initialized at the start tick, from the initializer's address; the hook's afterInitialize then
+ * places its first slugs through the PoolManager.
+ */
+export const initializeDopplerPool = async (
+  chain: LocalChain,
+  create: CreateParams,
+  token: Hex,
+  hook: Hex,
+  sqrtPriceAtTick: (tick: number) => Promise<bigint>,
+) => {
+  const addresses = getAddresses(chain.public.chain.id as never)
+  const [, , , , startTick, , , , isToken0, , , tickSpacing] = decodeAbiParameters(
+    DOPPLER_DATA,
+    create.poolInitializerData,
+  )
+  const handed = await sendAs(
+    chain,
+    addresses.airlock,
+    token,
+    encodeFunctionData({
+      abi: ERC20,
+      functionName: 'transfer',
+      args: [hook, create.numTokensToSell],
+    }),
+  )
+  if (!handed.ok) return handed
+  const key = {
+    currency0: isToken0 ? token : create.numeraire,
+    currency1: isToken0 ? create.numeraire : token,
+    fee: DYNAMIC_FEE_FLAG,
+    tickSpacing,
+    hooks: hook,
+  }
+  return sendAs(
+    chain,
+    addresses.v4Initializer,
+    addresses.poolManager,
+    encodeFunctionData({
+      abi: POOL_MANAGER,
+      functionName: 'initialize',
+      args: [key, await sqrtPriceAtTick(startTick)],
+    }),
+  )
+}

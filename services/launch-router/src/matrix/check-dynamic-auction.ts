@@ -6,6 +6,9 @@ export type KnobProblem = { field: string; message: string }
 const WAD = 10n ** 18n
 // The SDK's isToken0Expected: a numeraire above 2^159 - 1 sorts as currency1, so the token is currency0.
 const HALF_UINT160 = 2n ** 159n - 1n
+const MAX_TICK = 887272
+// The SDK's DEFAULT_PD_SLUGS: the price-discovery slugs the payload asks for.
+const PD_SLUGS = 5
 
 /** The SDK's computeOptimalGamma (doppler-sdk 1.0.30), used when the intent gives no gamma. */
 export const computeOptimalGamma = (
@@ -96,6 +99,21 @@ export const checkDynamicAuction = (pad: Pad, knobs: Record<string, unknown>): K
         field: given === undefined ? blame(knobs, 'epochLength', 'duration') : 'gamma',
         message: `gamma (${gamma}, ${how}) × epochLength / duration must be at least 1 tick per epoch (${duration / epochLength} epochs), or the Doppler hook reverts InvalidGamma: use fewer, longer epochs${given === undefined ? ' or a wider tick range' : ' or a larger gamma'}`,
       })
+    else {
+      // The pool's initialize runs the hook's afterInitialize, which places the upper slug and the
+      // price-discovery slugs from the start tick away from the end, as far as startTick ± gamma
+      // (Doppler.sol at d223428: _getTicksBasedOnState, _computeUpperSlugData,
+      // _computePriceDiscoverySlugsData); a slug past ±887272 reverts InvalidTick. The reach kept
+      // free is gamma plus a tick spacing per slug and for alignment (conservative by up to 210).
+      const reach = gamma + tickSpacing * (PD_SLUGS + 2)
+      const tokenIsCurrency0 = typeof numeraire === 'string' && BigInt(numeraire) > HALF_UINT160
+      const far = tokenIsCurrency0 ? startTick + reach : startTick - reach
+      if (far > MAX_TICK || far < -MAX_TICK)
+        problems.push({
+          field: 'startTick',
+          message: `the auction's first slugs reach from startTick (${startTick}) ${tokenIsCurrency0 ? 'up' : 'down'} by about gamma (${gamma}, ${how}) + ${tickSpacing * (PD_SLUGS + 2)}, past the price limit ${tokenIsCurrency0 ? MAX_TICK : -MAX_TICK}: the pool's initialization reverts (InvalidTick in the Doppler hook). Start at least ${reach} ticks inside the limit`,
+        })
+    }
   }
   const minProceeds = value('minProceeds')
   const maxProceeds = value('maxProceeds')
