@@ -43,6 +43,9 @@ export type PairAnswer = {
   memory: { rss: number; heapUsed: number; arrayBuffers: number }
 }
 
+/** A full garbage collection (the process starts with --expose-gc). */
+const collect = () => (globalThis as { gc?: () => void }).gc?.()
+
 let pool: MatchPool | undefined
 let staged: { ids: number[]; prefs: Array<Prefs | undefined> } = { ids: [], prefs: [] }
 
@@ -98,6 +101,9 @@ const pair = ({
     Float64Array.from(waiting, (c) => c.id),
     matrix,
   )
+  // The vectors just copied are garbage now; collected before the run allocates its lists
+  // rather than whenever V8 next looks, so the two copies never peak together.
+  collect()
   const courted = new Map<number, Set<number>>()
   for (let p = 0; p < allowed.length; p += 2) {
     const known = courted.get(allowed[p]!)
@@ -124,6 +130,7 @@ const pair = ({
   index.add(waiting.filter((c) => !paired.has(c.id) && !index.has(c.id)))
   // Who still waits views the run's matrix: their own copies let it go.
   index.detach()
+  collect()
   const pairMs = performance.now() - started
   index.save()
   const pairs = new Float64Array(proposed.length * 2)
@@ -181,9 +188,11 @@ const handle = (request: IndexRequest): unknown => {
     case 'add': {
       const index = need()
       const d = request.ids.length === 0 ? 0 : request.vectors.length / request.ids.length
+      // Views of the message's one matrix, not 2,000 small copies: it is freed when the last
+      // of them leaves (the next pairing packs them anew).
       const entries = Array.from(request.ids, (id, i) => ({
         id,
-        vector: request.vectors.slice(i * d, (i + 1) * d),
+        vector: request.vectors.subarray(i * d, (i + 1) * d),
       }))
       index.add(entries)
       return index.size

@@ -32,8 +32,11 @@ const ENTRY = fileURLToPath(new URL('./index-process.ts', import.meta.url))
  * The index process runs TypeScript: natively where Node strips types
  * (production, Node >= 22.18), else through tsx (Node 20: tests, benches).
  */
-const execArgv = () =>
-  (process.features as { typescript?: unknown }).typescript ? [] : ['--import', 'tsx']
+const execArgv = () => [
+  // The index process collects after it packs a run's vectors (see index-process.ts).
+  '--expose-gc',
+  ...((process.features as { typescript?: unknown }).typescript ? [] : ['--import', 'tsx']),
+]
 
 export type IndexNotice = { in: number[] }
 
