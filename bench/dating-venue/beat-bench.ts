@@ -1,14 +1,3 @@
-import { benchConfig, skipWithoutPostgres } from '@agents/bench-config'
-import {
-  beatOnce,
-  type Heart,
-  personas as personaTable,
-  personaVectors,
-  startFakeEmbeddings,
-} from '@agents/dating-venue/bench'
-import { vectorToBytes } from '@agents/dating-venue/embeddings'
-import { startTestVenue } from '@agents/dating-venue/testing'
-import { seededRandom } from '@agents/service-kit'
 // Dating-venue beat benchmark: a whole match beat (load candidates from
 // PostgreSQL, sync the kept index, hard filters, reciprocal pairing, intros
 // through the safety check, couples + seats + opening turns + notifications
@@ -20,12 +9,30 @@ import { seededRandom } from '@agents/service-kit'
 // The exact baseline costs O(n²) (122 s at 50,000 here): above 50,000
 // personas it runs BENCH_BASELINE_QUERIES queries and is scaled up (an exact
 // query costs the same whichever it is), and the output says so.
+// While the first (cold) beat runs, the bench asks the same venue for
+// /health and /api/floor in a loop and records this process's event-loop
+// delay: the beat's graph and pairing run in the index process, and these
+// say whether the replica kept answering. Peak memory is given for the
+// index process (vectors, graph, pairing) and for this process (the venue's
+// requests and writes, and the bench's own copies of the vectors).
 //
 //   npx tsx bench/dating-venue/beat-bench.ts
 //
 // BENCH_SIZES (default 1000,10000,50000,200000), BENCH_NEWCOMERS (300),
 // BENCH_BASELINE_QUERIES (5000), BENCH_DATABASE_URL (else
 // TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test).
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { benchConfig, skipWithoutPostgres } from '@agents/bench-config'
+import {
+  beatOnce,
+  type Heart,
+  personas as personaTable,
+  personaVectors,
+  startFakeEmbeddings,
+} from '@agents/dating-venue/bench'
+import { vectorToBytes } from '@agents/dating-venue/embeddings'
+import { startTestVenue } from '@agents/dating-venue/testing'
+import { seededRandom } from '@agents/service-kit'
 import { createTestDatabase } from '@agents/service-kit/db'
 import { exactSearch, MetricKind } from 'usearch'
 
@@ -179,6 +186,51 @@ const checkWrites = async (venue: Awaited<ReturnType<typeof startTestVenue>>) =>
     throw new Error(`the beat's writes are incomplete: ${JSON.stringify(written)}`)
 }
 
+const percentile = (values: number[], p: number) => {
+  if (values.length === 0) return Number.NaN
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+}
+
+/**
+ * Asks the venue for /health and /api/floor one after the other, 10 ms
+ * apart, and watches this process's event loop, until stopped: what a load
+ * balancer and a reader see while a beat runs.
+ */
+const watch = (url: string) => {
+  const delay = monitorEventLoopDelay({ resolution: 5 })
+  delay.enable()
+  const took: Record<'/health' | '/api/floor', number[]> = { '/health': [], '/api/floor': [] }
+  let failed = 0
+  let stop = false
+  const loop = (async () => {
+    while (!stop) {
+      for (const path of ['/health', '/api/floor'] as const) {
+        const started = performance.now()
+        const answer = await fetch(`${url}${path}`).catch(() => undefined)
+        await answer?.arrayBuffer()
+        took[path].push(performance.now() - started)
+        if (answer?.status !== 200) failed++
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+  })()
+  return async () => {
+    stop = true
+    await loop
+    delay.disable()
+    const line = (path: keyof typeof took) =>
+      `${path} p99 ${percentile(took[path], 99).toFixed(1)} ms (max ${Math.max(...took[path]).toFixed(0)}, ${took[path].length} asked)`
+    return `event loop p99 delay ${(delay.percentile(99) / 1e6).toFixed(1)} ms (max ${(delay.max / 1e6).toFixed(0)}); ${line('/health')}; ${line('/api/floor')}; not 200: ${failed}`
+  }
+}
+
+const pairingLine = (result: Awaited<ReturnType<typeof beatOnce>>) => {
+  const run = result.pairing
+  if (!run) return 'pairing: none (under two candidates)'
+  return `pairing: ${run.mode}, conflicts ${run.conflicts}, in the index process ${ms(run.searchMs)} + snapshot ${ms(run.saveMs)}, phases ${run.phases}, re-queried ${run.requeried.toLocaleString('en-US')}; index process memory as it ended: RSS ${mb(run.memory.rss)}, JS heap ${mb(run.memory.heapUsed)}, typed arrays ${mb(run.memory.arrayBuffers)}`
+}
+
 const phases = (result: Awaited<ReturnType<typeof beatOnce>>) =>
   Object.entries(result.phasesMs)
     .map(([phase, value]) => `${phase} ${ms(value)}`)
@@ -190,6 +242,7 @@ const phases = (result: Awaited<ReturnType<typeof beatOnce>>) =>
   const embeddings = await startFakeEmbeddings()
   const venue = await startTestVenue({ embeddings, databaseUrl: database.url })
   try {
+    await venue.deps.matchPool.hold()
     await seed(venue, makePersonas(600, 7))
     await beatOnce(venue.deps, 'warm-up')
     await seed(
@@ -224,9 +277,13 @@ for (const size of sizes) {
     // Above 50,000 the baseline's O(n²) would take longer than everything else: a sample, scaled.
     const queries = size > 50_000 ? Math.min(size, baselineQueries) : size
     const before = baselineSearch(matrix, size, queries)
+    // This replica holds the index, as the one running the schedule would.
+    await venue.deps.matchPool.hold()
+    const stopWatching = watch(venue.url)
     const started = performance.now()
     const result = await beatOnce(venue.deps, `bench-${size}`)
     const beatMs = performance.now() - started
+    const responsive = await stopWatching()
     const after = baselineSearch(matrix, size, queries)
     await checkWrites(venue)
     const baseline = (before + after) / 2
@@ -241,6 +298,8 @@ for (const size of sizes) {
     console.log(
       `        phases: ${phases(result)}  (seeding ${ms(seedMs)}); index: read ${result.pool.read.toLocaleString('en-US')}, waiting after ${result.pool.waiting.toLocaleString('en-US')}`,
     )
+    console.log(`        ${pairingLine(result)}`)
+    console.log(`        during the beat: ${responsive}`)
 
     await seed(venue, personas.slice(size))
     const secondStarted = performance.now()
@@ -250,10 +309,12 @@ for (const size of sizes) {
     console.log(
       `        second beat, ${newcomers} newcomers: ${ms(secondMs)} = ${((100 * secondMs) / beatMs).toFixed(1)} % of the first (goal < 10 %); couples ${second.created}; index read ${second.pool.read}, waiting after ${second.pool.waiting}`,
     )
-    console.log(`        phases: ${phases(second)}`)
-    // The process's peak so far: sizes run smallest first, so it is this size's peak.
+    console.log(`        phases: ${phases(second)}; ${pairingLine(second)}`)
+    // The processes' peaks so far: sizes run smallest first, so they are this size's peaks. The
+    // index process is the venue's (one per venue), so its peak is this size's alone.
+    const index = await venue.deps.matchPool.status()
     console.log(
-      `        peak memory (max RSS of the bench process, venue in it): ${mb(process.resourceUsage().maxRSS * 1024)}`,
+      `        peak memory: index process ${mb(index?.maxRss ?? 0)} (now: ${index?.size.toLocaleString('en-US')} waiting, RSS ${mb(index?.rss ?? 0)}); bench process (the venue's requests and writes, and the bench's own vectors) ${mb(process.resourceUsage().maxRSS * 1024)}`,
     )
   } finally {
     await venue.close()
