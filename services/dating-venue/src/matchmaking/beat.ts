@@ -125,7 +125,40 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
     cycleId,
     candidates.map((c) => c.id),
   )
-  const { proposed, pool, pairing } = await deps.matchPool.exclusive(async () => {
+  // One turn of the index until the couples are written: the paired have left the index by
+  // then, and a background sync in between would read them as still waiting (no seat yet)
+  // and put every one of them back (at 200,000 personas, minutes of inserts).
+  const { proposed, pool, pairing, made } = await deps.matchPool.exclusive(async () => {
+    const run = await pairAll()
+    lap('pair')
+    const withIntros = await writeIntros(
+      deps,
+      run.proposed,
+      new Map(candidates.map((c) => [c.id, c])),
+    )
+    lap('intros')
+    const made = await formCouples(deps, cycleId, semantic, withIntros)
+    lap('form')
+    return { ...run, made }
+  })
+  await notifyCouples(deps, made).catch((error: unknown) =>
+    deps.logger.error({ err: error }, 'notifying couples failed'),
+  )
+  lap('notify')
+  return {
+    cycleId,
+    pairs: proposed.length,
+    created: made.length,
+    admitted: admitted.length,
+    semantic,
+    ...(note ? { note } : {}),
+    coupleIds: made.map((couple) => couple.id),
+    pool,
+    phasesMs,
+    ...(pairing ? { pairing } : {}),
+  }
+
+  async function pairAll() {
     if (semantic && candidates.length >= 2) return pairInIndex(deps, candidates, courted, lap)
     const synced = await syncIndex(
       deps,
@@ -142,27 +175,6 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
     await deps.matchPool.remove(proposed.flat())
     const waiting = (await deps.matchPool.status())?.size ?? 0
     return { proposed, pool: { ...synced, waiting }, pairing: undefined }
-  })
-  lap('pair')
-  const withIntros = await writeIntros(deps, proposed, new Map(candidates.map((c) => [c.id, c])))
-  lap('intros')
-  const made = await formCouples(deps, cycleId, semantic, withIntros)
-  lap('form')
-  await notifyCouples(deps, made).catch((error: unknown) =>
-    deps.logger.error({ err: error }, 'notifying couples failed'),
-  )
-  lap('notify')
-  return {
-    cycleId,
-    pairs: proposed.length,
-    created: made.length,
-    admitted: admitted.length,
-    semantic,
-    ...(note ? { note } : {}),
-    coupleIds: made.map((couple) => couple.id),
-    pool,
-    phasesMs,
-    ...(pairing ? { pairing } : {}),
   }
 }
 

