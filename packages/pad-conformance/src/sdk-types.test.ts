@@ -149,5 +149,6 @@ describe('sign payloads type-check against the SDKs declared parameter types', (
       expect(diagnostics[`typecheck-${pad}.ts`], pad).toEqual([])
     expect(diagnostics['typecheck-control-unmarked.ts']!.join('\n')).toMatch(/flaunchAt/)
     expect(diagnostics['typecheck-control-overmarked.ts']!.join('\n')).toMatch(/symbol/)
-  })
+    // One TypeScript program over every pad's SDK types: 15-45 s of compiler on a busy machine.
+  }, 120_000)
 })

@@ -131,7 +131,8 @@ describe('the CDP facilitator stand-in', () => {
     [
       'an Ed25519 key signing for an EC key id',
       () => jwtFor(uri('/verify'), { key: ec, signWith: ed }),
-      /"alg"/,
+      // jose names the header's alg on Node 22; Node 24's WebCrypto refuses the key type first.
+      /"alg"|Invalid key type/,
     ],
     [
       'an unknown key',
