@@ -28,6 +28,26 @@ export const BeatResult = z
       })
       .openapi({ description: 'the matchmaker\'s kept index (README, "The kept index")' }),
     phasesMs: z.record(z.string(), z.number()),
+    pairing: z
+      .object({
+        mode: z.enum(['exact', 'approximate']),
+        phases: z.number().int().openapi({ description: 'passes over the unresolved personas' }),
+        requeried: z
+          .number()
+          .int()
+          .openapi({ description: 'personas re-queried, over all phases' }),
+        conflicts: z.number().int().openapi({
+          description: 'pairs dropped because they named a persona already paired (0 expected)',
+        }),
+        pairs: z.number().int(),
+        searchMs: z.number().openapi({ description: 'the pairing run in the index process' }),
+        saveMs: z.number().openapi({ description: 'writing the index snapshot' }),
+        memory: z
+          .object({ rss: z.number(), heapUsed: z.number(), arrayBuffers: z.number() })
+          .openapi({ description: 'the index process as the run ended, in bytes' }),
+      })
+      .optional()
+      .openapi({ description: 'what the pairing run did (semantic beats only)' }),
   })
   .openapi('BeatResult')
 
