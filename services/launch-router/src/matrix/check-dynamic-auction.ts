@@ -5,10 +5,10 @@ export type KnobProblem = { field: string; message: string }
 
 const WAD = 10n ** 18n
 // The SDK's isToken0Expected: a numeraire above 2^159 - 1 sorts as currency1, so the token is currency0.
-const HALF_UINT160 = 2n ** 159n - 1n
+export const HALF_UINT160 = 2n ** 159n - 1n
 const MAX_TICK = 887272
 // The SDK's DEFAULT_PD_SLUGS: the price-discovery slugs the payload asks for.
-const PD_SLUGS = 5
+export const PD_SLUGS = 5
 
 /** The SDK's computeOptimalGamma (doppler-sdk 1.0.30), used when the intent gives no gamma. */
 export const computeOptimalGamma = (
@@ -36,6 +36,17 @@ const knobDefaults = (template: unknown, into: Record<string, unknown> = {}) => 
 const blame = (knobs: Record<string, unknown>, preferred: string, other: string) =>
   preferred in knobs || !(other in knobs) ? preferred : other
 
+/** The payload's tick spacing, and each knob's value as the payload will carry it (the intent's, else the default). */
+export const auctionValues = (pad: Pad, knobs: Record<string, unknown>) => {
+  const config = pad.payload as { config?: { pool?: { tickSpacing?: unknown } } }
+  const tickSpacing = config.config?.pool?.tickSpacing
+  if (typeof tickSpacing !== 'number') throw new Error(`${pad.id}: config.pool.tickSpacing missing`)
+  const defaults = defaultsCache.get(pad) ?? knobDefaults(pad.payload)
+  defaultsCache.set(pad, defaults)
+  const value = (name: string) => (name in knobs ? knobs[name] : defaults[name])
+  return { tickSpacing, value }
+}
+
 /**
  * The dynamic auction's cross-knob arithmetic, on the values the payload will
  * carry (the intent's knobs, else the pad's defaults): the rules of
@@ -43,12 +54,7 @@ const blame = (knobs: Record<string, unknown>, preferred: string, other: string)
  * constructor (whetstoneresearch/doppler src/initializers/Doppler.sol).
  */
 export const checkDynamicAuction = (pad: Pad, knobs: Record<string, unknown>): KnobProblem[] => {
-  const config = pad.payload as { config?: { pool?: { tickSpacing?: unknown } } }
-  const tickSpacing = config.config?.pool?.tickSpacing
-  if (typeof tickSpacing !== 'number') throw new Error(`${pad.id}: config.pool.tickSpacing missing`)
-  const defaults = defaultsCache.get(pad) ?? knobDefaults(pad.payload)
-  defaultsCache.set(pad, defaults)
-  const value = (name: string) => (name in knobs ? knobs[name] : defaults[name])
+  const { tickSpacing, value } = auctionValues(pad, knobs)
   const duration = value('duration')
   const epochLength = value('epochLength')
   const startTick = value('startTick')

@@ -1,10 +1,10 @@
 import type { KnobProblem } from './check-dynamic-auction.ts'
 import type { Pad } from './pad.ts'
+import { maxLiquidityPerTick } from './v4-math.ts'
 
 type Curve = { tickLower: number; tickUpper: number; numPositions: number; shares: string }
 
 const WAD = 10n ** 18n
-const MAX_TICK = 887272
 const Q96 = 2 ** 96
 const HALF_LN_BASE = Math.log(1.0001) / 2
 // Float64 carries ~15 digits; liquidity within this fraction of the bound is refused too.
@@ -23,13 +23,6 @@ const sqrtPrice = (tick: number) => Math.exp(tick * HALF_LN_BASE) * Q96
 /** Multicurve.sol's alignTick: down for the token0 side, up for token1 (towards the close tick). */
 const alignTick = (isToken0: boolean, tick: number, spacing: number) =>
   isToken0 ? Math.floor(tick / spacing) * spacing : Math.ceil(tick / spacing) * spacing
-
-/** Pool.sol's tickSpacingToMaxLiquidityPerTick: uint128's range shared by every usable tick. */
-const maxLiquidityPerTick = (spacing: number) => {
-  const minTick = Math.trunc(-MAX_TICK / spacing) * spacing
-  const maxTick = Math.trunc(MAX_TICK / spacing) * spacing
-  return (2 ** 128 - 1) / ((maxTick - minTick) / spacing + 1)
-}
 
 const overflow = (index: number, curve: Curve, spacing: number, isToken0: boolean) => [
   {
@@ -63,7 +56,8 @@ export const checkMulticurveLiquidity = (
   const curves = (knobs.curves as Curve[] | undefined) ?? config.pool.curves.default ?? []
   const spacing = config.pool.tickSpacing
   const toSell = BigInt(config.sale.numTokensToSell)
-  const limit = maxLiquidityPerTick(spacing) * (1 - MARGIN)
+  // Pool.sol counts one tick more than v3 did (177,456 for spacing 10, not 177,455): its own formula.
+  const limit = Number(maxLiquidityPerTick(spacing)) * (1 - MARGIN)
   const positions = curves.reduce((sum, curve) => sum + curve.numPositions, 0)
   if (positions > MAX_TOTAL_POSITIONS)
     return [

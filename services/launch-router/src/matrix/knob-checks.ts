@@ -1,5 +1,6 @@
 import { checkBeneficiaries } from './check-beneficiaries.ts'
 import { checkDynamicAuction, type KnobProblem } from './check-dynamic-auction.ts'
+import { checkDynamicLiquidity } from './check-dynamic-liquidity.ts'
 import { checkMulticurveLiquidity } from './check-multicurve-liquidity.ts'
 import type { ChainId, KnobCheckName, Pad } from './pad.ts'
 
@@ -17,6 +18,7 @@ export const KNOB_CHECKS: Record<
   ) => KnobProblem[]
 > = {
   'doppler-dynamic-auction': checkDynamicAuction,
+  'doppler-dynamic-liquidity': checkDynamicLiquidity,
   'doppler-beneficiaries': checkBeneficiaries,
   'doppler-multicurve-liquidity': checkMulticurveLiquidity,
 }

@@ -52,6 +52,7 @@ const ForbiddenField = z
 /** The pad-specific rules in code a pad can name (knob-checks.ts implements each). */
 export const KNOB_CHECK_NAMES = [
   'doppler-dynamic-auction',
+  'doppler-dynamic-liquidity',
   'doppler-beneficiaries',
   'doppler-multicurve-liquidity',
 ] as const
