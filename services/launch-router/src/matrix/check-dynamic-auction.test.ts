@@ -53,3 +53,82 @@ describe('doppler-dynamic: arithmetic across knobs is knob_invalid at draft_inte
     expect(json.errors.map((error) => error.field)).toEqual(['epochLength'])
   })
 })
+
+describe('doppler-dynamic: the first slugs must fit a tick (doppler-dynamic-liquidity)', () => {
+  const signPayload = (knobs: Record<string, unknown>) =>
+    callOperation(router.server, 'get_sign_payload', {
+      intent: {
+        pad: 'doppler-dynamic',
+        name: 'Moon Cat',
+        symbol: 'MCAT',
+        chainId: 8453,
+        creator: CREATOR,
+        ...knobs,
+      },
+    })
+  const oneEpoch = { epochLength: 600, duration: 600 }
+
+  // The ticks are where v4's PoolManager reverts on anvil (doppler-dynamic.chain.test.ts).
+  test.each([
+    [
+      'one epoch: all 900M tokens in 30 ticks at about 9e7 ETH a token',
+      { startTick: -183360, endTick: -183330, ...oneEpoch },
+      /TickLiquidityOverflow\(-183390\): the upper slug put liquidity 5753225157306514742135444235085714 on tick -183390, over the 5752677287681540158631569641462135/,
+    ],
+    [
+      'the token as currency0, mirrored',
+      { numeraire: HIGH_NUMERAIRE.toLowerCase(), startTick: 183360, endTick: 183330, ...oneEpoch },
+      /TickLiquidityOverflow\(183360\)/,
+    ],
+    [
+      'a tick two price-discovery slugs share, each fitting alone',
+      { startTick: -227190, endTick: -226650, epochLength: 3600, duration: 64800 },
+      /TickLiquidityOverflow\(-227340\): the price-discovery slug 4 and the price-discovery slug 5/,
+    ],
+    [
+      'a gamma that takes the last slugs far out',
+      { startTick: 0, endTick: 600, gamma: 417750, epochLength: 600, duration: 3600 },
+      /TickLiquidityOverflow\(-348120\)[\s\S]*or a smaller gamma/,
+    ],
+    [
+      'a slug over uint128',
+      { startTick: -600000, endTick: -568050, epochLength: 615, duration: 615 },
+      /LiquidityAmounts reverts Error\("liquidity overflow"\): the upper slug \(ticks -631950 to -600000\)/,
+    ],
+  ])('%s: knob_invalid on startTick, and get_sign_payload refuses', async (_, knobs, message) => {
+    const json = await draft(knobs)
+    expect(json.errors).toEqual([
+      {
+        code: 'knob_invalid',
+        field: 'startTick',
+        message: expect.stringMatching(/rule doppler-dynamic-liquidity/),
+      },
+    ])
+    expect(json.errors[0]!.message).toMatch(message)
+    const signed = await signPayload(knobs)
+    expect(signed.status).toBe(422)
+    expect(JSON.stringify(signed.json)).toContain('doppler-dynamic-liquidity')
+  })
+
+  test.each([
+    [{ startTick: -183330, endTick: -183300, ...oneEpoch }],
+    [{ numeraire: HIGH_NUMERAIRE.toLowerCase(), startTick: 183330, endTick: 183300, ...oneEpoch }],
+    [{ startTick: -227160, endTick: -226620, epochLength: 3600, duration: 64800 }],
+    [{ startTick: 0, endTick: 600, gamma: 417720, epochLength: 600, duration: 3600 }],
+  ])('%j, one step inside, passes and is signed', async (knobs) => {
+    expect((await draft(knobs)).errors).toEqual([])
+    expect((await signPayload(knobs)).status).toBe(200)
+  })
+
+  test('an auction another rule refuses gets that rule alone, not this one', async () => {
+    const json = await draft({
+      startTick: -183360,
+      endTick: -183330,
+      ...oneEpoch,
+      minProceeds: '100000000000000000001',
+    })
+    expect(json.errors.map((error) => error.message)).toEqual([
+      expect.stringMatching(/must not exceed maxProceeds/),
+    ])
+  })
+})
