@@ -192,12 +192,69 @@ const hookAccepts = (knobs: ReturnType<typeof effective>) => {
   const far = isToken0Expected(knobs.numeraire as `0x${string}`)
     ? knobs.startTick + reach
     : knobs.startTick - reach
+  const ordered = isToken0Expected(knobs.numeraire as `0x${string}`)
+    ? knobs.startTick > knobs.endTick
+    : knobs.startTick < knobs.endTick
   return (
     (perEpoch * BigInt(gamma)) / WAD > 0n &&
     BigInt(knobs.minProceeds) <= BigInt(knobs.maxProceeds) &&
     Math.abs(far) <= 887_272 &&
-    knobs.startTick % 30 === 0
+    knobs.startTick % 30 === 0 &&
+    // Only an auction the constructor takes gets to the pool's initialize.
+    (!ordered || knobs.duration % knobs.epochLength !== 0 || firstSlugsFit(knobs, gamma) !== false)
   )
+}
+
+// v4-core's maxLiquidityPerTick for tick spacing 30: 59,152 ticks share uint128.
+const MAX_PER_TICK = (2 ** 128 - 1) / 59_152
+
+/**
+ * Whether the hook's first slugs fit each tick, read independently of the
+ * router (which computes it in integers): Doppler.sol@d223428's
+ * unlockCallback at its first epoch, the upper slug from the start tick
+ * holding one epoch of the sale, then up to 5 price-discovery slugs of one
+ * epoch each towards startTick ± gamma, each tick's liquidity summed, in
+ * float64 against v4's per-tick cap. Undefined within 1e-6 of the cap, where
+ * float64 cannot tell.
+ */
+const firstSlugsFit = (knobs: ReturnType<typeof effective>, gamma: number) => {
+  const isToken0 = isToken0Expected(knobs.numeraire as `0x${string}`)
+  const side = isToken0 ? 1 : -1
+  const align = (tick: number) => (isToken0 ? Math.floor(tick / 30) : Math.ceil(tick / 30)) * 30
+  const sqrt = (tick: number) => 1.0001 ** (tick / 2)
+  // LiquidityAmounts without its Q96 scaling, which cancels out.
+  const liquidity = (from: number, to: number, amount: number) => {
+    const [low, high] = [sqrt(Math.min(from, to)), sqrt(Math.max(from, to))]
+    return isToken0 ? (amount * low * high) / (high - low) : amount / (high - low)
+  }
+  const epochs = knobs.duration / knobs.epochLength
+  const sale = 9e26
+  const share =
+    (((BigInt(knobs.epochLength) * WAD) / BigInt(knobs.duration)) * 9n * 10n ** 26n) / WAD
+  const perEpoch = Number(share)
+  // The constructor's upperSlugRange, in the hook's integers (floors decide a tick).
+  const upperRange = Number(
+    (((BigInt(knobs.epochLength) * WAD) / BigInt(knobs.duration)) * BigInt(gamma)) / WAD,
+  )
+  const slugs: [number, number, number][] = []
+  const upperEnd = align(knobs.startTick + side * Math.max(upperRange, 30))
+  slugs.push([knobs.startTick, upperEnd, liquidity(knobs.startTick, upperEnd, perEpoch)])
+  if (epochs > 1) {
+    const count = Math.min(5, epochs - 1)
+    let step = Math.trunc((knobs.startTick + side * gamma - upperEnd) / count)
+    step = isToken0 ? Math.max(step, 30) : Math.min(step, -30)
+    const each = Math.min(perEpoch, (sale - perEpoch) / count)
+    for (let i = 0, tick = upperEnd; i < count; i++) {
+      const next = align(tick + step)
+      slugs.push([tick, next, liquidity(tick, next, each)])
+      tick = next
+    }
+  }
+  const byTick = new Map<number, number>()
+  for (const [from, to, amount] of slugs)
+    for (const tick of [from, to]) byTick.set(tick, (byTick.get(tick) ?? 0) + amount)
+  const worst = Math.max(...byTick.values()) / MAX_PER_TICK
+  return Math.abs(worst - 1) < 1e-6 ? undefined : worst < 1
 }
 
 /** Random auctions inside every rule: epochs that divide, ticks ordered for the numeraire, proceeds ordered. */
@@ -237,6 +294,8 @@ const validAuction = fc
       ...(tokenURI ? { tokenURI } : {}),
     } as Intent
   })
+  // Narrow auctions at absurd prices put more liquidity on a tick than the pool allows.
+  .filter((intent) => hookAccepts(effective(intent)))
 
 describe('doppler-dynamic payloads through @whetstone-research/doppler-sdk 1.0.30 encodeCreateDynamicAuctionParams', () => {
   test('the pad names @whetstone-research/doppler-sdk 1.0.30, the version installed here', async () => {
