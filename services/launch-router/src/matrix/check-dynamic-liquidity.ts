@@ -23,9 +23,10 @@ import { maxLiquidityPerTick } from './v4-math.ts'
  * the whole create reverts. A slug's liquidity grows as its range narrows and
  * as it moves to where the token is dear in the numeraire (low ticks when the
  * token is currency1, high ticks when it is currency0), so narrow, short
- * auctions at absurd prices fail (-183360 against ETH is about 9e7 ETH a token). Exact: the chain's integer arithmetic
- * (doppler-first-slugs.ts). Runs only on auctions the other dynamic rules
- * accept (ticks ordered and clear of the price limits, gamma valid).
+ * auctions at absurd prices fail (-183360 against ETH is about 9e7 ETH a
+ * token). Exact: the chain's integer arithmetic (doppler-first-slugs.ts).
+ * Runs only on auctions the other dynamic rules accept (ticks ordered and
+ * clear of the price limits, gamma valid).
  */
 export const checkDynamicLiquidity = (pad: Pad, knobs: Record<string, unknown>): KnobProblem[] => {
   if (checkDynamicAuction(pad, knobs).length > 0) return []
