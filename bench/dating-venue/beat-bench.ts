@@ -137,10 +137,16 @@ console.log(
 )
 const mb = (bytes: number) => `${Math.round(bytes / 1e6).toLocaleString('en-US')} MB`
 
-/** Admitted personas and their vectors, written as the venue stores them (multi-row inserts). */
+/**
+ * Admitted personas and their vectors, written as the venue stores them
+ * (multi-row inserts). `announce`: each slice's ids are announced to the kept
+ * index as the venue's embedder does once it stores vectors, so the index
+ * follows them in the background; without it, the next beat finds them all new.
+ */
 const seed = async (
   venue: Awaited<ReturnType<typeof startTestVenue>>,
   personas: ReturnType<typeof makePersonas>,
+  { announce = false } = {},
 ) => {
   const { db } = venue.deps.database
   for (let start = 0; start < personas.length; start += 2000) {
@@ -165,6 +171,7 @@ const seed = async (
         vector: vectorToBytes(chunk[index]!.vector),
       })),
     )
+    if (announce) venue.deps.matchPool.changed({ in: rows.map((row) => row.id) })
   }
   await venue.deps.database.client.query('UPDATE capacity SET used = used + $1', [personas.length])
   await venue.deps.database.client.query('ANALYZE')
@@ -257,6 +264,29 @@ const phases = (result: Awaited<ReturnType<typeof beatOnce>>) =>
   }
 }
 
+/**
+ * Waits until the kept index holds `count` personas and has no work queued
+ * (the follower puts announced personas in a slice at a time).
+ */
+const caughtUp = async (venue: Awaited<ReturnType<typeof startTestVenue>>, count: number) => {
+  for (;;) {
+    await venue.deps.matchPool.exclusive(async () => {})
+    const status = await venue.deps.matchPool.status()
+    if ((status?.size ?? 0) >= count) return status
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+}
+
+/** A timed beat, with the venue asked for /health and /api/floor while it runs. */
+const timedBeat = async (venue: Awaited<ReturnType<typeof startTestVenue>>, cycleId: string) => {
+  const stopWatching = watch(venue.url)
+  const started = performance.now()
+  const result = await beatOnce(venue.deps, cycleId)
+  const beatMs = performance.now() - started
+  await checkWrites(venue)
+  return { result, beatMs, responsive: await stopWatching() }
+}
+
 for (const size of sizes) {
   const database = await createTestDatabase(serverUrl)
   // Vectors are seeded directly; the embedding endpoint is never called (the beat finds none missing).
@@ -264,10 +294,15 @@ for (const size of sizes) {
   const venue = await startTestVenue({
     embeddings,
     databaseUrl: database.url,
-    env: { VENUE_CAP: String(size + newcomers), DATABASE_POOL_MAX: '8' },
+    env: {
+      VENUE_CAP: String(2 * size + newcomers),
+      DATABASE_POOL_MAX: '8',
+      VENUE_MATCH_INDEX_NICENESS: process.env.VENUE_MATCH_INDEX_NICENESS ?? '10',
+    },
   })
   try {
-    const personas = makePersonas(size + newcomers, 20_261_121 + size)
+    // Two venues' worth: the first pairs cold, the second arrives while the index follows.
+    const personas = makePersonas(2 * size + newcomers, 20_261_121 + size)
     const seeded = performance.now()
     await seed(venue, personas.slice(0, size))
     const seedMs = performance.now() - seeded
@@ -277,41 +312,58 @@ for (const size of sizes) {
     // Above 50,000 the baseline's O(n²) would take longer than everything else: a sample, scaled.
     const queries = size > 50_000 ? Math.min(size, baselineQueries) : size
     const before = baselineSearch(matrix, size, queries)
-    // This replica holds the index, as the one running the schedule would.
-    await venue.deps.matchPool.hold()
-    const stopWatching = watch(venue.url)
-    const started = performance.now()
-    const result = await beatOnce(venue.deps, `bench-${size}`)
-    const beatMs = performance.now() - started
-    const responsive = await stopWatching()
-    const after = baselineSearch(matrix, size, queries)
-    await checkWrites(venue)
-    const baseline = (before + after) / 2
     const scaled =
       queries < size
         ? ` (${queries.toLocaleString('en-US')} of ${size.toLocaleString('en-US')} queries, scaled up)`
         : ''
-    console.log(
-      `${size.toLocaleString('en-US').padStart(7)} personas  search alone ${ms(baseline)}${scaled} (${ms(before)}, ${ms(after)})  ` +
-        `whole beat ${ms(beatMs)}  ratio ${(beatMs / baseline).toFixed(2)}x (goal <= 2x at 1k and 10k)  couples ${result.created.toLocaleString('en-US')}  semantic ${result.semantic}`,
-    )
-    console.log(
-      `        phases: ${phases(result)}  (seeding ${ms(seedMs)}); index: read ${result.pool.read.toLocaleString('en-US')}, waiting after ${result.pool.waiting.toLocaleString('en-US')}`,
-    )
-    console.log(`        ${pairingLine(result)}`)
-    console.log(`        during the beat: ${responsive}`)
+    const label = size.toLocaleString('en-US').padStart(7)
 
-    await seed(venue, personas.slice(size))
-    const secondStarted = performance.now()
-    const second = await beatOnce(venue.deps, `bench-${size}-second`)
-    const secondMs = performance.now() - secondStarted
-    await checkWrites(venue)
+    // Cold: what a replica taking the beat over does with an empty index (no snapshot): reads
+    // every vector, builds the graph and the lists, pairs.
+    await venue.deps.matchPool.hold()
+    const cold = await timedBeat(venue, `bench-${size}-cold`)
     console.log(
-      `        second beat, ${newcomers} newcomers: ${ms(secondMs)} = ${((100 * secondMs) / beatMs).toFixed(1)} % of the first (goal < 10 %); couples ${second.created}; index read ${second.pool.read}, waiting after ${second.pool.waiting}`,
+      `${label} personas, cold beat (a new holder, empty index)  whole beat ${ms(cold.beatMs)}  couples ${cold.result.created.toLocaleString('en-US')}  semantic ${cold.result.semantic}  (seeding ${ms(seedMs)})`,
     )
-    console.log(`        phases: ${phases(second)}; ${pairingLine(second)}`)
-    // The processes' peaks so far: sizes run smallest first, so they are this size's peaks. The
-    // index process is the venue's (one per venue), so its peak is this size's alone.
+    console.log(
+      `        phases: ${phases(cold.result)}; index: read ${cold.result.pool.read.toLocaleString('en-US')}, waiting after ${cold.result.pool.waiting.toLocaleString('en-US')}`,
+    )
+    console.log(`        ${pairingLine(cold.result)}`)
+    console.log(`        during the beat: ${cold.responsive}`)
+
+    // Warm: the venue as it runs. Personas arrive and are announced as the embedder does; the
+    // holder's index takes them in (graph and lists) in the background; the beat then pairs.
+    const arrived = performance.now()
+    await seed(venue, personas.slice(size, 2 * size), { announce: true })
+    const arrivalMs = performance.now() - arrived
+    const waitingBefore = cold.result.pool.waiting
+    await caughtUp(venue, waitingBefore + size)
+    const followMs = performance.now() - arrived
+    const warm = await timedBeat(venue, `bench-${size}`)
+    const after = baselineSearch(matrix, size, queries)
+    const baseline = (before + after) / 2
+    console.log(
+      `${label} personas, warm beat (the index followed them in)  search alone ${ms(baseline)}${scaled} (${ms(before)}, ${ms(after)})  ` +
+        `whole beat ${ms(warm.beatMs)}  ratio ${(warm.beatMs / baseline).toFixed(2)}x  couples ${warm.result.created.toLocaleString('en-US')}  semantic ${warm.result.semantic}`,
+    )
+    console.log(
+      `        the index followed ${size.toLocaleString('en-US')} arrivals in the background: current ${ms(followMs)} after the first (their writes took ${ms(arrivalMs)})`,
+    )
+    console.log(
+      `        phases: ${phases(warm.result)}; index: read ${warm.result.pool.read.toLocaleString('en-US')}, waiting after ${warm.result.pool.waiting.toLocaleString('en-US')}`,
+    )
+    console.log(`        ${pairingLine(warm.result)}`)
+    console.log(`        during the beat: ${warm.responsive}`)
+
+    await seed(venue, personas.slice(2 * size), { announce: true })
+    await caughtUp(venue, warm.result.pool.waiting + newcomers)
+    const second = await timedBeat(venue, `bench-${size}-second`)
+    console.log(
+      `        second beat, ${newcomers} newcomers: ${ms(second.beatMs)} = ${((100 * second.beatMs) / warm.beatMs).toFixed(1)} % of the warm one; couples ${second.result.created}; index read ${second.result.pool.read}, waiting after ${second.result.pool.waiting}`,
+    )
+    console.log(`        phases: ${phases(second.result)}; ${pairingLine(second.result)}`)
+    // The processes' peaks so far: the index process is the venue's (one per venue), so its
+    // peak is this size's alone.
     const index = await venue.deps.matchPool.status()
     console.log(
       `        peak memory: index process ${mb(index?.maxRss ?? 0)} (now: ${index?.size.toLocaleString('en-US')} waiting, RSS ${mb(index?.rss ?? 0)}); bench process (the venue's requests and writes, and the bench's own vectors) ${mb(process.resourceUsage().maxRSS * 1024)}`,

@@ -82,6 +82,8 @@ export const VenueConfig = z
     VENUE_MATCH_POOL_DIR: z.string().min(1).optional(),
     /** Up to this many candidates the beat pairs by exact search; above it over the kept HNSW index. */
     VENUE_MATCH_EXACT_UP_TO: z.coerce.number().int().min(0).max(1_000_000).default(2500),
+    /** The kept index process's niceness (0: the replica's own priority, 19: the lowest). */
+    VENUE_MATCH_INDEX_NICENESS: z.coerce.number().int().min(0).max(19).default(10),
     /** ES256 key (PKCS#8 PEM or private JWK) signing what the venue sends agents; per process when unset. */
     VENUE_SIGNING_KEY: z.string().optional(),
     /** An OpenAI-compatible chat endpoint (base URL) for the matchmaker's opening lines. */

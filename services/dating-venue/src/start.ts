@@ -182,6 +182,7 @@ export const startVenue = async (
       listenUrl: config.DATABASE_DIRECT_URL ?? config.DATABASE_URL,
       dir: matchPoolDir(config),
       exactUpTo: config.VENUE_MATCH_EXACT_UP_TO,
+      niceness: config.VENUE_MATCH_INDEX_NICENESS,
       logger,
     }),
     signer: await createVenueSigner(config.VENUE_SIGNING_KEY),

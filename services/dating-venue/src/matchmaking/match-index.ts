@@ -23,7 +23,7 @@ const IDS_PER_NOTICE = 500
 /** How soon a lost LISTEN connection is opened again. */
 const RELISTEN_MS = 1000
 
-/** The index process's niceness (0 the replica's, 19 the lowest priority). */
+/** The index process's niceness by default (0 the replica's, 19 the lowest priority). */
 const INDEX_NICENESS = 10
 
 const ENTRY = fileURLToPath(new URL('./index-process.ts', import.meta.url))
@@ -105,6 +105,12 @@ export type CreateMatchIndexParameters = HnswOptions & {
   listenUrl?: string | undefined
   /** The snapshot's folder; none: a new holder rebuilds from the stored vectors. */
   dir?: string | undefined
+  /**
+   * The index process's niceness (default 10): below the replica, so a request waiting for a
+   * core goes first. On a machine shared with busier work than the venue's own, a niceness
+   * that high can starve the beat: 0 runs it at the replica's priority.
+   */
+  niceness?: number | undefined
   logger: Logger
 }
 
@@ -115,6 +121,7 @@ export const createMatchIndex = ({
   database,
   listenUrl,
   dir,
+  niceness = INDEX_NICENESS,
   logger,
   ...hnsw
 }: CreateMatchIndexParameters): MatchIndex => {
@@ -141,7 +148,7 @@ export const createMatchIndex = ({
       // Below the replica's own priority: on a machine of few cores a request waiting for the CPU
       // goes first, the beat (background work no one waits on) after.
       try {
-        if (process_.pid) setPriority(process_.pid, INDEX_NICENESS)
+        if (process_.pid && niceness > 0) setPriority(process_.pid, niceness)
       } catch {}
       process_.on('message', (message: Record<string, unknown>) => {
         if (message.ready) {

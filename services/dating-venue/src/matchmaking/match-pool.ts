@@ -49,6 +49,14 @@ export type HnswOptions = {
    * `pairCandidates`. The pool is kept either way.
    */
   exactUpTo?: number
+  /**
+   * Neighbours kept per persona between beats (0: none). Once the graph
+   * exists, a persona that comes in is searched for its nearest at once and
+   * offered to theirs, so a beat starts from every persona's list and does
+   * not search the graph for all of them again (at 200,000 personas that
+   * search was the larger half of a warm beat).
+   */
+  keptNeighbours?: number
 }
 
 export const HNSW_DEFAULTS = {
@@ -61,6 +69,7 @@ export const HNSW_DEFAULTS = {
   threads: 0,
   localInsert: 0.5,
   exactUpTo: 2500,
+  keptNeighbours: 48,
 } satisfies Required<HnswOptions>
 
 /** A pool that holds more removed nodes than live ones is rebuilt: a search walks through the removed. */
@@ -68,6 +77,13 @@ const SPARSE_RATIO = 1
 
 /** Rows a build hands the graph at once. */
 const INSERT_SLICE = 16_384
+
+/**
+ * Queries a search hands the graph at once: its copy of them in locality
+ * order is then 32 MB at 512-d, not a second copy of every vector (400 MB at
+ * 200,000).
+ */
+const SEARCH_SLICE = 16_384
 
 /** Up to this many personas (under a second to build), erasing one rebuilds the graph at once. */
 const ERASE_REBUILD_UP_TO = 10_000
@@ -132,6 +148,17 @@ export type MatchPool = {
     queries: Float32Array,
     k: number,
   ): { keys: Float64Array; scores: Float32Array; counts: Int32Array; width: number }
+  /**
+   * The persona's kept neighbours (see `keptNeighbours`), best first, by
+   * the graph's estimate: ids that left since may still be listed. `floor`
+   * is the last score of the list as it was made: a persona not listed
+   * scored at most that (by the graph's ranking) when either came in.
+   * Undefined while the persona has no list (no graph yet, or it just came
+   * back in).
+   */
+  neighbours(id: number): { ids: Float64Array; scores: Float32Array; floor: number } | undefined
+  /** Builds the graph and the kept lists now, if they are not built. */
+  build(): void
   /** Rebuilds the graph from the live vectors when removed nodes outnumber them. */
   compact(): void
   /** Erasure: the persona's vector leaves memory and the snapshot leaves disk now. */
@@ -176,6 +203,139 @@ export const createMatchPool = ({
   let index: Index | undefined
   let removed = 0
   let erased = false
+
+  // Kept neighbour lists, a slot per persona in flat arrays: 200,000 pairs of small typed
+  // arrays would cost about 100 MB in object headers alone.
+  const K = options.keptNeighbours
+  const slotOf = new Map<number, number>()
+  const freeSlots: number[] = []
+  let slots = 0
+  let listIds = new Float64Array(0)
+  let listScores = new Float32Array(0)
+  let listCounts = new Uint16Array(0)
+  let listFloors = new Float32Array(0)
+
+  const slotFor = (id: number) => {
+    let slot = slotOf.get(id)
+    if (slot === undefined) {
+      slot = freeSlots.pop() ?? slots++
+      if (slot >= listCounts.length) {
+        const capacity = Math.max(1024, 2 * listCounts.length)
+        const grow = <T extends Float64Array | Float32Array | Uint16Array>(
+          old: T,
+          make: (n: number) => T,
+          width: number,
+        ) => {
+          const next = make(capacity * width)
+          next.set(old as never)
+          return next
+        }
+        listIds = grow(listIds, (n) => new Float64Array(n), K)
+        listScores = grow(listScores, (n) => new Float32Array(n), K)
+        listCounts = grow(listCounts, (n) => new Uint16Array(n), 1)
+        listFloors = grow(listFloors, (n) => new Float32Array(n), 1)
+      }
+      slotOf.set(id, slot)
+    }
+    listCounts[slot] = 0
+    return slot
+  }
+
+  const dropList = (id: number) => {
+    const slot = slotOf.get(id)
+    if (slot === undefined) return
+    slotOf.delete(id)
+    freeSlots.push(slot)
+  }
+
+  /** Puts `id` into the list in `slot` by score (best first), once, keeping the best K. */
+  const offer = (slot: number, id: number, score: number) => {
+    const base = slot * K
+    const count = listCounts[slot]!
+    for (let i = 0; i < count; i++) if (listIds[base + i] === id) return
+    if (count === K && !(score > listScores[base + K - 1]!)) return
+    let at = count < K ? count : K - 1
+    for (; at > 0 && listScores[base + at - 1]! < score; at--) {
+      listIds[base + at] = listIds[base + at - 1]!
+      listScores[base + at] = listScores[base + at - 1]!
+    }
+    listIds[base + at] = id
+    listScores[base + at] = score
+    if (count < K) listCounts[slot] = count + 1
+  }
+
+  /**
+   * Searches the graph for each of `ids` (already in it) and keeps what it
+   * finds as their lists; each found neighbour is offered the newcomer in
+   * turn, so older lists learn of closer personas as they arrive.
+   */
+  const keepLists = (ids: readonly number[]) => {
+    if (K === 0 || !index || ids.length === 0) return
+    for (let from = 0; from < ids.length; from += SEARCH_SLICE) {
+      const slice = ids.slice(from, from + SEARCH_SLICE)
+      const queries = new Float32Array(slice.length * dimensions)
+      for (let q = 0; q < slice.length; q++) queries.set(vectors.get(slice[q]!)!, q * dimensions)
+      const found = searchGraph(queries, K + 1)
+      for (let q = 0; q < slice.length; q++) {
+        const id = slice[q]!
+        const slot = slotFor(id)
+        let last = Number.POSITIVE_INFINITY
+        for (let r = 0; r < found.counts[q]!; r++) {
+          const other = found.keys[q * found.width + r]!
+          const score = found.scores[q * found.width + r]!
+          if (other === id) continue
+          offer(slot, other, score)
+          last = score
+          const theirs = slotOf.get(other)
+          if (theirs !== undefined) offer(theirs, id, score)
+        }
+        // Not full: the graph found fewer than K others, which bounds nothing.
+        listFloors[slot] = listCounts[slot] === K ? last : Number.POSITIVE_INFINITY
+      }
+    }
+  }
+
+  /**
+   * The k nearest graph members of each query (see `search`), a slice of
+   * queries at a time in locality order.
+   */
+  const searchGraph = (queries: Float32Array, k: number) => {
+    const count = dimensions === 0 ? 0 : queries.length / dimensions
+    const width = Math.max(1, k)
+    const keys = new Float64Array(count * width)
+    const scores = new Float32Array(count * width)
+    const counts = new Int32Array(count)
+    if (count === 0 || vectors.size === 0) return { keys, scores, counts, width }
+    const order = localityOrder(queries, dimensions, options.threads)
+    const built = graph()
+    for (let first = 0; first < count; first += SEARCH_SLICE) {
+      const last = Math.min(count, first + SEARCH_SLICE)
+      const sorted = new Float32Array((last - first) * dimensions)
+      for (let i = first; i < last; i++)
+        sorted.set(
+          queries.subarray(order[i]! * dimensions, (order[i]! + 1) * dimensions),
+          (i - first) * dimensions,
+        )
+      // The typings promise `Matches` for a flat array; several queries in it give `BatchMatches`.
+      const found = built.search(sorted, width, options.threads) as unknown as {
+        keys: BigUint64Array
+        distances: Float32Array
+        counts?: BigUint64Array
+      }
+      const stride = last - first === 1 ? found.keys.length : width
+      for (let i = first; i < last; i++) {
+        const q = order[i]!
+        const at = (i - first) * stride
+        const n = found.counts ? Number(found.counts[i - first]!) : found.keys.length
+        counts[q] = n
+        for (let r = 0; r < n; r++) {
+          keys[q * width + r] = Number(found.keys[at + r]!)
+          scores[q * width + r] = 1 - found.distances[at + r]!
+        }
+      }
+    }
+    return { keys, scores, counts, width }
+  }
 
   const newIndex = () =>
     new Index({
@@ -234,7 +394,10 @@ export const createMatchPool = ({
     index = undefined
     removed = 0
     erased = false
-    insert([...vectors.keys()])
+    const ids = [...vectors.keys()]
+    insert(ids)
+    // A rebuild after removals keeps the lists it has (the same vectors); the first build makes them.
+    keepLists(ids.filter((id) => !slotOf.has(id)))
   }
   const graph = () => {
     if (!index) rebuild()
@@ -349,7 +512,14 @@ export const createMatchPool = ({
         vectors.set(id, vector)
         fresh.push(id)
       }
-      if (index) insert(fresh)
+      if (index) {
+        insert(fresh)
+        keepLists(fresh)
+      } else if (K > 0 && vectors.size > options.exactUpTo) {
+        // Past exact search's reach the graph is built now, as personas arrive, not by the beat
+        // that first needs it: the beat then starts from a current graph and current lists.
+        rebuild()
+      }
     },
     adopt(ids, matrix) {
       const d = ids.length === 0 ? 0 : matrix.length / ids.length
@@ -363,7 +533,11 @@ export const createMatchPool = ({
     },
     remove(ids) {
       const gone: number[] = []
-      for (const id of ids) if (vectors.delete(id)) gone.push(id)
+      for (const id of ids)
+        if (vectors.delete(id)) {
+          gone.push(id)
+          dropList(id)
+        }
       if (gone.length > 0 && index) {
         index.remove(keyArray(gone))
         removed += gone.length
@@ -377,37 +551,20 @@ export const createMatchPool = ({
       const missing = wanted.filter((id) => !vectors.has(id))
       return { stale, missing }
     },
-    search(queries, k) {
-      const count = dimensions === 0 ? 0 : queries.length / dimensions
-      const width = Math.max(1, k)
-      const keys = new Float64Array(count * width)
-      const scores = new Float32Array(count * width)
-      const counts = new Int32Array(count)
-      if (count === 0 || vectors.size === 0) return { keys, scores, counts, width }
-      const order = localityOrder(queries, dimensions, options.threads)
-      const sorted = new Float32Array(queries.length)
-      for (let i = 0; i < count; i++)
-        sorted.set(
-          queries.subarray(order[i]! * dimensions, (order[i]! + 1) * dimensions),
-          i * dimensions,
-        )
-      // The typings promise `Matches` for a flat array; several queries in it give `BatchMatches`.
-      const found = graph().search(sorted, width, options.threads) as unknown as {
-        keys: BigUint64Array
-        distances: Float32Array
-        counts?: BigUint64Array
+    search: (queries, k) => searchGraph(queries, k),
+    build() {
+      if (vectors.size > 0) graph()
+    },
+    neighbours(id) {
+      const slot = slotOf.get(id)
+      if (slot === undefined) return undefined
+      const base = slot * K
+      const count = listCounts[slot]!
+      return {
+        ids: listIds.subarray(base, base + count),
+        scores: listScores.subarray(base, base + count),
+        floor: listFloors[slot]!,
       }
-      const stride = count === 1 ? found.keys.length : width
-      for (let i = 0; i < count; i++) {
-        const q = order[i]!
-        const n = found.counts ? Number(found.counts[i]!) : found.keys.length
-        counts[q] = n
-        for (let r = 0; r < n; r++) {
-          keys[q * width + r] = Number(found.keys[i * stride + r]!)
-          scores[q * width + r] = 1 - found.distances[i * stride + r]!
-        }
-      }
-      return { keys, scores, counts, width }
     },
     compact() {
       if (index && (erased || removed > SPARSE_RATIO * vectors.size)) rebuild()
@@ -439,6 +596,9 @@ export const createMatchPool = ({
     },
     reset() {
       vectors.clear()
+      slotOf.clear()
+      freeSlots.length = 0
+      slots = 0
       index = undefined
       removed = 0
       erased = false

@@ -33,6 +33,9 @@ const listed = (found: NeighbourLists, q: number, row: number) => {
 const boundOf = (found: NeighbourLists, q: number) => {
   const count = found.counts[q]!
   if (count >= found.searched) return -Infinity
+  // A kept list knows its own floor even when the rows it named have left since.
+  const floor = found.floors?.[q]
+  if (floor !== undefined && !Number.isNaN(floor)) return floor + found.margin
   // An empty answer from an index says nothing: treat every row as possibly better.
   if (count === 0) return Infinity
   return found.scores[q * found.width + count - 1]! + found.margin

@@ -19,6 +19,12 @@ export type NeighbourLists = {
    * ranking is taken at its word: that is the approximation.
    */
   readonly margin: number
+  /**
+   * Per query, the score below which its list says nothing (NaN: its last
+   * score). Kept lists carry it: rows they named may have left since, and
+   * what is left of the list no longer shows where it was cut.
+   */
+  readonly floors?: Float32Array
 }
 
 /** Where the matchmaker gets neighbour lists from. */
@@ -124,8 +130,82 @@ export const createPoolSource = (packed: PackedCandidates, pool: MatchPool): Nei
   // summed over |a_k b_k| ≤ |a||b|, plus cosine's renormalisation.
   const rounding = QUANTIZATION_ROUNDING[quantization] ?? 2 ** -3
   const margin = packed.searchError + 4 * rounding * packed.maxNormSquared
+  /**
+   * The first lists of a run from the pool's kept lists (see
+   * `keptNeighbours`): no search for personas that have one, the graph for
+   * those that do not (they came back in, or the pool loaded a snapshot).
+   */
+  const kept = (k: number): NeighbourLists | undefined => {
+    const width = Math.max(k, pool.options.keptNeighbours)
+    if (pool.options.keptNeighbours === 0) return undefined
+    pool.build()
+    const rows = new Int32Array(packed.count * width)
+    const scores = new Float32Array(packed.count * width)
+    const counts = new Int32Array(packed.count)
+    const floors = new Float32Array(packed.count).fill(Number.NaN)
+    const missing: number[] = []
+    for (let row = 0; row < packed.count; row++) {
+      const list = pool.neighbours(packed.ids[row]!)
+      if (!list) {
+        missing.push(row)
+        continue
+      }
+      let n = 0
+      for (let r = 0; r < list.ids.length; r++) {
+        const other = rowOf.get(list.ids[r]!)
+        if (other === undefined) continue
+        rows[row * width + n] = other
+        scores[row * width + n++] = list.scores[r]!
+      }
+      counts[row] = n
+      floors[row] = list.floor
+    }
+    if (missing.length > 0) {
+      const found = searchGraph(Int32Array.from(missing), k)
+      for (let q = 0; q < missing.length; q++) {
+        const row = missing[q]!
+        counts[row] = found.counts[q]!
+        rows.set(
+          found.rows.subarray(q * found.width, q * found.width + found.counts[q]!),
+          row * width,
+        )
+        scores.set(
+          found.scores.subarray(q * found.width, q * found.width + found.counts[q]!),
+          row * width,
+        )
+      }
+    }
+    return { width, rows, scores, counts, searched: pool.size, margin, floors }
+  }
+  /** The graph's k best candidates of each query row (every row when undefined). */
+  const searchGraph = (queries: Int32Array | undefined, k: number): NeighbourLists => {
+    pool.compact()
+    const d = packed.dimensions
+    const queryMatrix = queries ? gather(packed.matrix, d, queries) : packed.matrix
+    const found = pool.search(queryMatrix, k)
+    const { width, scores } = found
+    const queryCount = found.counts.length
+    const rows = new Int32Array(queryCount * width)
+    const counts = new Int32Array(queryCount)
+    for (let q = 0; q < queryCount; q++) {
+      let n = 0
+      for (let r = 0; r < found.counts[q]!; r++) {
+        const row = rowOf.get(found.keys[q * width + r]!)
+        if (row === undefined) continue
+        rows[q * width + n] = row
+        scores[q * width + n] = scores[q * width + r]!
+        n++
+      }
+      counts[q] = n
+    }
+    return { width, rows, scores, counts, searched: pool.size, margin }
+  }
   return {
     search(queries, among, k) {
+      if (!queries && !among) {
+        const lists = kept(k)
+        if (lists) return lists
+      }
       // Also exact once k nears the remainder: a graph search need not return every row, and
       // a list that never becomes complete would be re-queried for ever.
       if (
@@ -133,26 +213,7 @@ export const createPoolSource = (packed: PackedCandidates, pool: MatchPool): Nei
         (among.length <= Math.max(exactRemainder, exactPerK * k) || 4 * k >= among.length)
       )
         return searchExact(packed, queries, among, k, threads)
-      pool.compact()
-      const d = packed.dimensions
-      const queryMatrix = queries ? gather(packed.matrix, d, queries) : packed.matrix
-      const found = pool.search(queryMatrix, k)
-      const { width, scores } = found
-      const queryCount = found.counts.length
-      const rows = new Int32Array(queryCount * width)
-      const counts = new Int32Array(queryCount)
-      for (let q = 0; q < queryCount; q++) {
-        let n = 0
-        for (let r = 0; r < found.counts[q]!; r++) {
-          const row = rowOf.get(found.keys[q * width + r]!)
-          if (row === undefined) continue
-          rows[q * width + n] = row
-          scores[q * width + n] = scores[q * width + r]!
-          n++
-        }
-        counts[q] = n
-      }
-      return { width, rows, scores, counts, searched: pool.size, margin }
+      return searchGraph(queries, k)
     },
     forget(rows) {
       if (rows.length === 0) return
