@@ -70,7 +70,6 @@ export {
   limitOfRoute,
   limitRequests,
   matchedRoute,
-  type RouteLimits,
   TooManyRequests,
   tooManyRequestsResponse,
 } from './limits/limit-requests.ts'
@@ -92,6 +91,7 @@ export {
   type LimitedRoute,
   type MatchedRoute,
   type RouteLimit,
+  type RouteLimits,
   registerRoute,
 } from './limits/route-limit.ts'
 export { type CreateLoggerParameters, createLogger, type Logger } from './logger.ts'

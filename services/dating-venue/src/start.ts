@@ -38,7 +38,6 @@ import {
   verifyWebhook,
 } from './identity/index.ts'
 import { VENUE_LIMIT_DEFAULTS } from './limits/limit-defaults.ts'
-import { VENUE_COUNTING } from './limits/venue-counting.ts'
 import { runBeat, scheduledCycleId } from './matchmaking/beat.ts'
 import { FOLLOW_EVERY_MS, followIndex } from './matchmaking/index-follow.ts'
 import { createMatchIndex } from './matchmaking/match-index.ts'
@@ -49,6 +48,7 @@ import { PAID_ITEMS } from './paid-items.ts'
 import { retentionPeriods, sweepRetention } from './retention/retention.ts'
 import { createSafetyCheck } from './safety/index.ts'
 import { createVenueSettings } from './settings/settings.ts'
+import { VENUE_COUNTING } from './venue-counting.ts'
 import { takeNonce } from './wallet-session/wallet-session.ts'
 
 export type Venue = RunningServer & {

@@ -11,11 +11,9 @@ import {
   type DeclaredRoutes,
   type LimitDeclaration,
   type MatchedRoute,
-  type RouteLimit,
+  type RouteLimits,
   routeLimitOf,
 } from './route-limit.ts'
-
-export type { MatchedRoute } from './route-limit.ts'
 
 /** Reads one credential a route counts from a request: a short stable key (`credentialKey`), or undefined when the request presents none. */
 export type CredentialReader = (c: Context<AppEnv>) => string | undefined
@@ -55,9 +53,6 @@ export type LimitRequestsParameters<name extends string> = {
 
 const NO_CREDENTIALS: readonly string[] = []
 
-/** What limits a request of a route: the limit it declares, else the `unlisted` class. */
-export type RouteLimits = { limit: RouteLimit | undefined; credentials: readonly string[] }
-
 /**
  * What limits a request of `route`: its declared `limit`, else the
  * `unlisted` class; it counts the credentials its declaration lists
@@ -69,8 +64,7 @@ export const limitOfRoute = (
   route: MatchedRoute,
 ): RouteLimits => {
   const declared = routes.of(route)
-  if (declared?.limit !== undefined)
-    return { limit: routeLimitOf(declared.limit), credentials: declared.credentials }
+  if (declared?.counted) return declared.counted
   const read = route.method === 'GET' || route.method === 'HEAD'
   return {
     limit: routeLimitOf(read ? unlisted.read : (unlisted.write ?? unlisted.read)),

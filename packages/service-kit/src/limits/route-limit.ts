@@ -31,6 +31,9 @@ export type LimitDeclaration<name extends string = string> = name | RouteLimit<n
 /** A route config with its limit (omitted: the service's `unlisted` class applies). */
 export type LimitedRoute = RouteConfig & { limit?: LimitDeclaration }
 
+/** What limits a request of a route: its class (undefined: not limited) and the credentials it counts, in order. */
+export type RouteLimits = { limit: RouteLimit | undefined; credentials: readonly string[] }
+
 /**
  * What the limits know of a documented route: its declared limit (none:
  * the service's `unlisted` class) and the credentials it counts, in order:
@@ -41,6 +44,8 @@ export type LimitedRoute = RouteConfig & { limit?: LimitDeclaration }
 export type DeclaredRoute = {
   limit: LimitDeclaration | undefined
   credentials: readonly string[]
+  /** The declaration as the limits read it, resolved once (undefined: none declared). */
+  counted: RouteLimits | undefined
 }
 
 const tables = new WeakMap<object, Map<string, DeclaredRoute>>()
@@ -54,7 +59,8 @@ const tableOf = (app: Pick<App, 'openAPIRegistry'>) => {
   return table
 }
 
-const keyOf = (method: string, path: string) => `${method.toUpperCase()} ${path}`
+// Methods as Hono's matched routes name them (upper case).
+const keyOf = (method: string, path: string) => `${method} ${path}`
 
 /** A declaration as the limits read it; `undefined`: not limited. */
 export const routeLimitOf = (declaration: LimitDeclaration): RouteLimit | undefined =>
@@ -73,9 +79,13 @@ export const registerRoute = (app: Pick<App, 'openAPIRegistry'>, route: LimitedR
   const path = route.path.replace(/\{(\w+)\}/g, ':$1')
   const schemes = (route.security ?? []).flatMap((requirement) => Object.keys(requirement))
   const credentials = [...new Set(schemes)]
-  const capability = limit === undefined ? undefined : routeLimitOf(limit)?.capability
-  if (capability !== undefined) credentials.push(capability)
-  tableOf(app).set(keyOf(route.method, path), { limit, credentials })
+  const declared = limit === undefined ? undefined : routeLimitOf(limit)
+  if (declared?.capability !== undefined) credentials.push(declared.capability)
+  tableOf(app).set(keyOf(route.method.toUpperCase(), path), {
+    limit,
+    credentials,
+    counted: limit === undefined ? undefined : { limit: declared, credentials },
+  })
   app.openAPIRegistry.registerPath(config as RouteConfig)
   return path
 }

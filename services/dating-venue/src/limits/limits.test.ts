@@ -307,7 +307,9 @@ describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
       // Declaring none counts as `unlisted` (GET read, else write): the kit's own
       // documents and probes, and erasure (its route file is another change's).
       expect(
-        operations.filter(({ key }) => declared.get(key)!.limit === undefined).map(({ key }) => key),
+        operations
+          .filter(({ key }) => declared.get(key)!.limit === undefined)
+          .map(({ key }) => key),
       ).toEqual(['GET /health', 'GET /openapi.json', 'GET /metrics', 'DELETE /api/owners/:ownerId'])
       for (const { key, operation } of operations) {
         const limited = declared.get(key)!.limit !== false || key === 'POST /mcp'

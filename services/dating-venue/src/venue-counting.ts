@@ -5,10 +5,10 @@ import {
   credentialKey,
 } from '@agents/service-kit'
 import { getCookie } from 'hono/cookie'
-import { VENUE_CREDENTIAL_HEADER } from '../credentials/actor-middleware.ts'
-import { OPERATOR_COOKIE } from '../wallet-session/operator-session.ts'
-import { CHAT_COOKIE } from '../wallet-session/wallet-session.ts'
-import { LIMIT, type VenueLimitName } from './limit-defaults.ts'
+import { VENUE_CREDENTIAL_HEADER } from './credentials/actor-middleware.ts'
+import { LIMIT, type VenueLimitName } from './limits/limit-defaults.ts'
+import { OPERATOR_COOKIE } from './wallet-session/operator-session.ts'
+import { CHAT_COOKIE } from './wallet-session/wallet-session.ts'
 
 /** `Authorization: Bearer`, or `X-Venue-Credential` beside an MPP payment: a venue credential, a login token or the operator's token. */
 const bearer: CredentialReader = (c) => {
