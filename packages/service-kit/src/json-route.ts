@@ -40,7 +40,8 @@ export type JsonRouteInput<route extends RouteConfig> = {
 
 /**
  * Registers a route that answers JSON: documented in `/openapi.json` from
- * `route`, limited as `route.limit` declares (see `registerRoute`); its path params and query parsed by `route.request.params` and
+ * `route`, limited as `route.limit` declares (see `registerRoute`); its path
+ * params and query parsed by `route.request.params` and
  * `route.request.query` when declared; its JSON body, when declared, read
  * once, parsed and validated synchronously.
  *
