@@ -13,9 +13,9 @@
 
 import { benchConfig } from '@agents/bench-config'
 import { buildApp } from '@agents/dating-venue'
-import { createVenueLimits, VENUE_LIMIT_DEFAULTS } from '@agents/dating-venue/bench'
+import { VENUE_COUNTING, VENUE_LIMIT_DEFAULTS } from '@agents/dating-venue/bench'
 import { startTestVenue } from '@agents/dating-venue/testing'
-import { type RunningServer, startTestServer } from '@agents/service-kit'
+import { createRequestLimits, type RunningServer, startTestServer } from '@agents/service-kit'
 import { createTestDatabase } from '@agents/service-kit/db'
 import { percentile } from '../payments/direct-settlement.ts'
 
@@ -57,9 +57,11 @@ const measure = async (backend: string, databaseUrl: string | undefined) => {
   const venue = await startTestVenue({ databaseUrl })
   const passthrough = async (_c: unknown, next: () => Promise<void>) => next()
   const off = await startTestServer(buildApp(venue.deps, { gate: passthrough }))
-  const limits = await createVenueLimits({
+  const limits = await createRequestLimits({
+    service: 'dating-venue',
     policies: never,
-    database: venue.deps.database,
+    counters: { database: venue.deps.database },
+    ...VENUE_COUNTING,
     trustForwardedFor: false,
   })
   const on = await startTestServer(buildApp(venue.deps, { gate: passthrough, limits }))

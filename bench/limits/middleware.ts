@@ -30,7 +30,8 @@ const start = async (limited: boolean) => {
     version: '1',
     logger,
     metrics: createMetrics({ service: 'bench', processMetrics: false }),
-    ...(limited ? { limits: { limits, classify: () => 'read' } } : {}),
+    // `/x` declares no limit: it counts against `unlisted`, as a read.
+    ...(limited ? { limits: { limits, unlisted: { read: 'read' } } } : {}),
   })
   app.get('/x', (c) => c.json({ hello: 'world', n: [1, 2, 3] }))
   return startTestServer(app)

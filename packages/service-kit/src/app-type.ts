@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { Client, TakeLimit } from './limits/client.ts'
+import type { LimitDecision } from './limits/limits.ts'
 import type { Logger } from './logger.ts'
 
 // Apart from create-app.ts so that the modules createApp uses (openapi.ts)
@@ -12,6 +13,8 @@ export type AppVariables = {
   client?: Client
   /** Counts more of a limit for this client (set by `limitRequests`). */
   takeLimit?: TakeLimit
+  /** The request limit this request counted against (set by `limitRequests`; its headers go on the answer). */
+  limit?: LimitDecision
   /** The nonce of an HTML answer's inline script (set by `pageNonce`, named by its CSP). */
   pageNonce?: string
 }

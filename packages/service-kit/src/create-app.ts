@@ -11,11 +11,14 @@ import {
   type LimitRequestsParameters,
   limitRequests,
   matchedRoute,
+  setHeaders,
 } from './limits/limit-requests.ts'
 import { documentLimits } from './limits/openapi-limits.ts'
+import { declaredRoutes } from './limits/route-limit.ts'
 import type { Logger } from './logger.ts'
 import { type Metrics, mountMetrics } from './metrics/metrics.ts'
 import { document, json } from './openapi.ts'
+import { recordRequest } from './record-request.ts'
 import { sanitizeError } from './sanitize-error.ts'
 import { isUnavailable } from './unavailable.ts'
 
@@ -43,7 +46,11 @@ export type CreateAppParameters = {
   healthResponses?: RouteConfig['responses']
   /** Runs first on every request, before 404/405 and every route (the venue's geographic gate). */
   gate?: MiddlewareHandler<AppEnv>
-  /** Request limits per client and route class (after the gate, before every route); each limited route's 429 is documented. */
+  /**
+   * Request limits per client and route class (after the gate, before every
+   * route), from `createRequestLimits`: each route counts against the class
+   * it declares (`limit` beside its OpenAPI entry), which also documents its 429.
+   */
   limits?: LimitRequestsParameters<string>
   /** Counts every request by route and status, and serves `GET /metrics` to `metricsToken`. */
   metrics?: Metrics
@@ -95,35 +102,35 @@ export const createApp = <variables extends object = NoVariables>({
     const started = performance.now()
     c.set('logger', logger)
     await next()
-    const ms = performance.now() - started
-    if (metrics) {
-      const route = matchedRoute(c)
-      metrics.requests.inc({ method: route.method, route: route.path, status: c.res.status })
-      metrics.duration.observe({ method: route.method, route: route.path }, ms / 1000)
-    }
-    // A flood is refused by the thousand a second: its 429s are counted in
-    // /metrics (rate_limited_total) and logged only at debug, so the log
-    // cannot become the flood's amplifier.
-    logger[c.res.status === 429 ? 'debug' : 'info'](
+    recordRequest(
+      { logger, metrics },
       {
         method: c.req.method,
         path: c.req.path,
+        route: matchedRoute(c),
         status: c.res.status,
-        ms: Math.round(ms * 10) / 10,
+        started,
+        limit: c.var.limit,
       },
-      'request',
+      {
+        has: (header) => c.res.headers.has(header),
+        set: (header, value) => setHeaders(c, { [header]: value }),
+      },
     )
   })
   if (gate) app.use(gate)
   if (limits)
     app.use(
-      limitRequests({
-        ...limits,
-        onLimited: (name) => {
-          metrics?.limited.inc({ limit: name })
-          limits.onLimited?.(name)
+      limitRequests(
+        {
+          ...limits,
+          onLimited: (name) => {
+            metrics?.limited.inc({ limit: name })
+            limits.onLimited?.(name)
+          },
         },
-      }),
+        declaredRoutes(app),
+      ),
     )
   app.use(
     methodNotAllowed({
@@ -213,6 +220,7 @@ export const createApp = <variables extends object = NoVariables>({
         info: { title: name, version, ...(description ? { description } : {}) },
       }),
       limits,
+      declaredRoutes(app),
     )
     return c.json(openapi)
   })

@@ -53,14 +53,22 @@ export {
   type Spender,
 } from './limits/budget.ts'
 export type { Client, TakeLimit } from './limits/client.ts'
+export {
+  type CreateRequestLimitsParameters,
+  createRequestLimits,
+  type RequestLimitCounters,
+  type RequestLimits,
+} from './limits/create-request-limits.ts'
 export { ForwardedTrustSetting, limitPolicies, limitSettings } from './limits/limit-config.ts'
 export { describePolicy, type LimitPolicy, LimitSetting } from './limits/limit-policy.ts'
 export {
+  type CredentialReader,
+  classOf,
   credentialKey,
   type LimitRequestsParameters,
   limitHeaders,
+  limitOfRoute,
   limitRequests,
-  type MatchedRoute,
   matchedRoute,
   TooManyRequests,
   tooManyRequestsResponse,
@@ -75,6 +83,17 @@ export {
   limitStoreFor,
 } from './limits/limits.ts'
 export { LIMIT_HEADERS } from './limits/openapi-limits.ts'
+export {
+  type DeclaredRoute,
+  type DeclaredRoutes,
+  declaredRoutes,
+  type LimitDeclaration,
+  type LimitedRoute,
+  type MatchedRoute,
+  type RouteLimit,
+  type RouteLimits,
+  registerRoute,
+} from './limits/route-limit.ts'
 export { type CreateLoggerParameters, createLogger, type Logger } from './logger.ts'
 export {
   defineMcpTool,
@@ -97,6 +116,7 @@ export {
   type PublicUrlOptions,
 } from './outbound.ts'
 export { parseInput } from './parse-input.ts'
+export { type AnswerHeaders, type RequestRecord, recordRequest } from './record-request.ts'
 export { startRoundRobinProxy } from './round-robin-proxy.ts'
 export { ROW_ID_MAX, RowId, RowIdParam } from './row-id.ts'
 export { NUL_MESSAGE, SafeText } from './safe-text.ts'

@@ -4,6 +4,7 @@ import type { z } from 'zod'
 import { type App, type AppEnv, baseApp, type NoVariables } from './app-type.ts'
 import { ApiError, errorBody } from './errors.ts'
 import { isJsonMediaType } from './http/is-json-media-type.ts'
+import { type LimitedRoute, registerRoute } from './limits/route-limit.ts'
 import { parseInput } from './parse-input.ts'
 
 export type JsonRouteOptions<variables extends object = NoVariables> = {
@@ -39,7 +40,8 @@ export type JsonRouteInput<route extends RouteConfig> = {
 
 /**
  * Registers a route that answers JSON: documented in `/openapi.json` from
- * `route`; its path params and query parsed by `route.request.params` and
+ * `route`, limited as `route.limit` declares (see `registerRoute`); its path
+ * params and query parsed by `route.request.params` and
  * `route.request.query` when declared; its JSON body, when declared, read
  * once, parsed and validated synchronously.
  *
@@ -49,7 +51,7 @@ export type JsonRouteInput<route extends RouteConfig> = {
  * behaviour is the same: 415 for a non-JSON body, 400 for malformed JSON,
  * 400 with zod `issues` for a body, path or query that fails its schema.
  */
-export const jsonRoute = <route extends RouteConfig, variables extends object = NoVariables>(
+export const jsonRoute = <route extends LimitedRoute, variables extends object = NoVariables>(
   app: App<variables>,
   route: route,
   handler: (
@@ -63,13 +65,12 @@ export const jsonRoute = <route extends RouteConfig, variables extends object = 
     middleware = [],
   }: JsonRouteOptions<variables> = {},
 ) => {
-  baseApp(app).openAPIRegistry.registerPath(route)
+  const path = registerRoute(baseApp(app), route)
   const schema = (
     route.request?.body?.content?.['application/json'] as { schema?: z.ZodType } | undefined
   )?.schema
   const paramsSchema = route.request?.params as z.ZodType | undefined
   const querySchema = route.request?.query as z.ZodType | undefined
-  const path = route.path.replace(/\{(\w+)\}/g, ':$1')
 
   const validateJson: MiddlewareHandler<AppEnv<variables>> = async function validateJson(c) {
     const params = paramsSchema && parseInput(paramsSchema, c.req.param(), paramsMessage)

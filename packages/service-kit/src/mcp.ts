@@ -153,6 +153,8 @@ export const mountMcp = <variables extends object>(
     path,
     summary: `MCP (streamable HTTP, stateless): the same operations as the REST routes, as tools`,
     security: [],
+    // Each message counts itself, as its route would (below).
+    limit: false,
     request: { body: json(McpMessage, 'a JSON-RPC request or batch') },
     responses: {
       200: json(McpMessage, 'the JSON-RPC answer'),
@@ -187,6 +189,7 @@ export const mountMcp = <variables extends object>(
       path,
       summary: 'Not served: the endpoint is stateless (405, use POST)',
       security: [],
+      limit: false,
       responses: errors({ 405: 'this MCP endpoint is stateless; use POST' }),
     })
   app.post(path, async function handleMcp(c) {

@@ -1,5 +1,6 @@
-import { createRoute, type RouteConfig, z } from '@hono/zod-openapi'
+import { createRoute, z } from '@hono/zod-openapi'
 import type { App } from './app-type.ts'
+import { type LimitedRoute, registerRoute } from './limits/route-limit.ts'
 
 /** Every error answer: `{ error }`, with zod `issues` on a 400 from a schema, and route-specific extras. */
 export const ErrorResponse = z
@@ -24,14 +25,12 @@ export const freeRead = { security: [] as Array<Record<string, string[]>> }
 
 /**
  * Documents a route whose handler is registered with `app.get`/`app.post`
- * directly (streams, pages, raw-body webhooks); returns Hono's path.
+ * directly (streams, pages, raw-body webhooks), with its request limit
+ * (`limit`, see `registerRoute`); returns Hono's path.
  *
- * @example app.get(document(app, { method: 'get', path: '/v1/offers/{id}', ... }), handler)
+ * @example app.get(document(app, { method: 'get', path: '/v1/offers/{id}', limit: 'read', ... }), handler)
  */
-export const document = <route extends RouteConfig>(
+export const document = <route extends LimitedRoute>(
   app: Pick<App, 'openAPIRegistry'>,
   route: route,
-) => {
-  app.openAPIRegistry.registerPath(createRoute(route))
-  return route.path.replace(/\{(\w+)\}/g, ':$1')
-}
+) => registerRoute(app, createRoute(route))

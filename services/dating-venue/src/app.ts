@@ -29,7 +29,7 @@ import { venueStats } from './front/venue-stats.ts'
 import { registerIdentityRoutes } from './identity/identity-routes.ts'
 import { registerIntakeRoutes } from './intake/intake-routes.ts'
 import { registerSubmitDocRoutes } from './intake/submit-doc-routes.ts'
-import type { VenueLimitName } from './limits/limit-defaults.ts'
+import { LIMIT, type VenueLimitName } from './limits/limit-defaults.ts'
 import { registerChatAskRoutes } from './matchmaker/ask-routes.ts'
 import { registerDraftRoutes } from './matchmaker/draft-routes.ts'
 import { venueTools } from './mcp-tools.ts'
@@ -100,6 +100,7 @@ export const buildApp = (
       method: 'get',
       path,
       summary,
+      limit: LIMIT.read,
       security: SECURITY.none,
       responses: { 200: { description: summary, content: { [type]: { schema: z.string() } } } },
     })

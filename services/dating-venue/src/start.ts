@@ -10,6 +10,7 @@ import {
 import {
   createLogger,
   createMetrics,
+  createRequestLimits,
   databaseOptions,
   type Logger,
   limitPolicies,
@@ -36,7 +37,6 @@ import {
   toLoginVerifierConfig,
   verifyWebhook,
 } from './identity/index.ts'
-import { createVenueLimits } from './limits/create-venue-limits.ts'
 import { VENUE_LIMIT_DEFAULTS } from './limits/limit-defaults.ts'
 import { runBeat, scheduledCycleId } from './matchmaking/beat.ts'
 import { FOLLOW_EVERY_MS, followIndex } from './matchmaking/index-follow.ts'
@@ -48,6 +48,7 @@ import { PAID_ITEMS } from './paid-items.ts'
 import { retentionPeriods, sweepRetention } from './retention/retention.ts'
 import { createSafetyCheck } from './safety/index.ts'
 import { createVenueSettings } from './settings/settings.ts'
+import { VENUE_COUNTING } from './venue-counting.ts'
 import { takeNonce } from './wallet-session/wallet-session.ts'
 
 export type Venue = RunningServer & {
@@ -295,9 +296,12 @@ export const startVenue = async (
       : undefined
   retentionSweep?.unref()
   const { floor } = deps
-  const limits = await createVenueLimits({
+  // On PostgreSQL the counters live there (table `rate_limits`), shared by every replica.
+  const limits = await createRequestLimits({
+    service: SERVICE_NAME,
     policies: limitPolicies(config, VENUE_LIMIT_DEFAULTS),
-    database,
+    counters: { database },
+    ...VENUE_COUNTING,
     trustForwardedFor: config.GEO_TRUST_FORWARDED_FOR,
   })
   const server = await serve(

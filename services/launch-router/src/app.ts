@@ -2,15 +2,13 @@ import {
   type App,
   createApp,
   document,
-  type ForwardedTrust,
-  type Limits,
   type Logger,
   type Metrics,
   mountMcp,
+  type RequestLimits,
 } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import { type PrecomputedAnswers, precomputeAnswers } from './hot-path/precompute-answers.ts'
-import { classifyRoute } from './limits/classify-route.ts'
 import type { RouterLimitName } from './limits/limit-defaults.ts'
 import { llmsTxt } from './llms.ts'
 import type { Matrix } from './matrix/load-matrix.ts'
@@ -32,7 +30,7 @@ export type BuildAppParameters = {
   /** The router's public base URL (`BASE_URL`, else the address it listens on): llms.txt's links. */
   baseUrl: () => string
   /** Request limits and the mining budget per client; without, nothing is limited (benches compare). */
-  limits?: { limits: Limits<RouterLimitName>; trustForwardedFor: ForwardedTrust }
+  limits?: RequestLimits<RouterLimitName> | undefined
   /** Request and salt figures for `GET /metrics`, served to `metricsToken` only. */
   metrics?: { metrics: Metrics; token: string | undefined }
   /** The matrix's answers computed at start-up (`precomputeAnswers`); computed here when absent. */
@@ -58,15 +56,7 @@ export const buildApp = ({
     description:
       "Checks token-launch intents against a matrix of launch pads and builds unsigned payloads for the user's own wallet.",
     ...(maxBodyBytes ? { maxBodyBytes } : {}),
-    ...(limits
-      ? {
-          limits: {
-            limits: limits.limits,
-            classify: classifyRoute,
-            trustForwardedFor: limits.trustForwardedFor,
-          },
-        }
-      : {}),
+    ...(limits ? { limits } : {}),
     ...(metrics ? { metrics: metrics.metrics, metricsToken: metrics.token } : {}),
   })
   const deps = {
@@ -89,6 +79,7 @@ export const buildApp = ({
     path: '/llms.txt',
     summary: 'What the router does and how to call it, for a language model (Markdown)',
     security: [],
+    limit: 'read',
     responses: {
       200: {
         content: { 'text/markdown': { schema: z.string() } },

@@ -15,7 +15,7 @@ const readOnly = {
   destructiveHint: false,
 }
 
-// Each tool counts as its HTTP route does (limits/classify-route.ts).
+// Each tool counts as its HTTP route does (`limit` in routes/operation-route.ts).
 const limit: RouterLimitName = 'read'
 
 /** The call's share of its client's mining budget, when the app limits requests. */

@@ -1,6 +1,7 @@
 import {
   createLogger,
   createMetrics,
+  createRequestLimits,
   limitPolicies,
   type RunningServer,
   serve,
@@ -9,7 +10,6 @@ import { buildApp, SERVICE_NAME } from './app.ts'
 import type { LaunchRouterConfig } from './config.ts'
 import { createHotPath } from './hot-path/create-hot-path.ts'
 import { precomputeAnswers } from './hot-path/precompute-answers.ts'
-import { createRouterLimits } from './limits/create-router-limits.ts'
 import { LIMIT_DEFAULTS } from './limits/limit-defaults.ts'
 import { loadMatrix, readPadFiles } from './matrix/load-matrix.ts'
 import { createMinerPool } from './salt/miner-pool.ts'
@@ -43,21 +43,24 @@ export const startLaunchRouter = async (
   const logger = createLogger({ name: SERVICE_NAME, level: config.LOG_LEVEL })
   const matrix = loadMatrix(readPadFiles(config.PADS_DIR))
   const answers = precomputeAnswers(matrix)
+  // The router keeps nothing but its counters in a database: in memory (one
+  // replica), or in the one table every replica given the same URL shares.
   const limits = requestLimits
-    ? await createRouterLimits({
+    ? await createRequestLimits({
         service: SERVICE_NAME,
         policies: limitPolicies(config, LIMIT_DEFAULTS),
-        databaseUrl: config.RATE_LIMIT_DATABASE_URL,
-        poolMode: config.RATE_LIMIT_DATABASE_POOL_MODE,
-        logger,
+        counters: {
+          databaseUrl: config.RATE_LIMIT_DATABASE_URL,
+          poolMode: config.RATE_LIMIT_DATABASE_POOL_MODE,
+          logger,
+        },
+        // The documents, probes and unknown routes are reads like the operations.
+        unlisted: { read: 'read' },
+        trustForwardedFor: config.TRUST_FORWARDED_FOR,
       })
     : undefined
   const pool = await createMinerPool({ size: config.MINER_THREADS })
   const metrics = createMetrics({ service: SERVICE_NAME, processMetrics })
-  const counted = limits && {
-    limits: limits.limits,
-    trustForwardedFor: config.TRUST_FORWARDED_FOR,
-  }
   // The public base URL: configured, else (development) the address the server binds, known once it listens.
   let baseUrl = config.BASE_URL ?? `http://${config.HOST}:${config.PORT}`
   const app = buildApp({
@@ -68,7 +71,7 @@ export const startLaunchRouter = async (
     maxBodyBytes: config.MAX_BODY_BYTES,
     salt: { maxIterations: config.SALT_MAX_ITERATIONS, timeBudgetMs: config.SALT_TIME_BUDGET_MS },
     baseUrl: () => baseUrl,
-    ...(counted ? { limits: counted } : {}),
+    ...(limits ? { limits } : {}),
     metrics: { metrics, token: config.METRICS_TOKEN },
   })
   const server = await serve(app, {
@@ -76,9 +79,10 @@ export const startLaunchRouter = async (
       ? {
           wrapListener: createHotPath({
             deps: { matrix, answers },
+            app,
             logger,
             maxBodyBytes: config.MAX_BODY_BYTES,
-            limits: counted,
+            limits,
             metrics,
           }),
         }

@@ -18,7 +18,7 @@ export const API_VERSION = '0.2.0'
 
 export type BuildAppOptions = {
   maxBodyBytes?: number
-  /** Request limits per client and route class (`createRequestLimits`); unset: none (benches). */
+  /** Request limits per client, each route's class declared with it (`createRequestLimits`); unset: none (benches). */
   requestLimits?: LimitRequestsParameters<string> | undefined
   /** Counts requests and serves `GET /metrics` to `metricsToken`. */
   metrics?: Metrics | undefined

@@ -7,6 +7,7 @@ import {
 import {
   ConfigError,
   createLogger,
+  createRequestLimits,
   databaseOptions,
   limitPolicies,
   type RunningServer,
@@ -18,8 +19,8 @@ import type { SwapRailConfig } from './config.ts'
 import { openSwapDatabase } from './db/open.ts'
 import type { SwapDeps } from './deps.ts'
 import { createGrantSigner } from './grants/grant-signer.ts'
-import { createRequestLimits } from './limits/create-request-limits.ts'
 import { RAIL_LIMIT_DEFAULTS } from './limits/limit-defaults.ts'
+import { matchCredentialOf } from './limits/match-credential.ts'
 import { PAID_ITEMS } from './matches/match-item.ts'
 import { createRailMetrics } from './metrics/create-rail-metrics.ts'
 import { sweep } from './sweep/sweep.ts'
@@ -98,9 +99,16 @@ export const startSwapRail = async (
       seller: getAddress(config.SWAP_SAMPLE_SELLER ?? feeRecipient),
     },
   }
+  // Each route's class is declared with the route; the match routes count per
+  // match id (`capability: 'match'`), with made-up ids (404) counted per address.
   const requestLimits = await createRequestLimits({
+    service: SERVICE_NAME,
     policies: limitPolicies(config, RAIL_LIMIT_DEFAULTS),
-    database,
+    counters: { database },
+    unlisted: { read: 'read' },
+    credentials: { match: matchCredentialOf },
+    credentialFailures: 'unknown-match',
+    credentialFailureStatuses: [404],
     trustForwardedFor: config.TRUST_FORWARDED_FOR,
   })
   const reconciler = startReconciler(payments, productsOf(PAID_ITEMS, deps), {

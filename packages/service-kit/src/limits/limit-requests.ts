@@ -7,28 +7,39 @@ import { clientAddress, type ForwardedTrust } from '../http/client-address.ts'
 import { clientGroup } from '../http/client-group.ts'
 import type { Client } from './client.ts'
 import type { LimitDecision, Limits } from './limits.ts'
+import {
+  type DeclaredRoutes,
+  type LimitDeclaration,
+  type MatchedRoute,
+  type RouteLimits,
+  routeLimitOf,
+} from './route-limit.ts'
 
-/** The route a request matched (its pattern, `/v1/offers/:id`), or `unmatched`. */
-export type MatchedRoute = { method: string; path: string }
+/** Reads one credential a route counts from a request: a short stable key (`credentialKey`), or undefined when the request presents none. */
+export type CredentialReader = (c: Context<AppEnv>) => string | undefined
 
 export type LimitRequestsParameters<name extends string> = {
   limits: Limits<name>
   /**
-   * The limit a route counts against; undefined: not limited (`/mcp`,
-   * which limits each message itself). `credential`
-   * says whether the request presents one (a write may count apart without:
-   * `anonymous-write`). Also asked for every documented route, both ways, to
-   * document its 429.
+   * The limit of a request whose route declared none: unknown routes (404,
+   * 405) and the kit's own documents and probes (`/health`,
+   * `/openapi.json`, `/metrics`). GET and HEAD count as `read`, anything
+   * else as `write` (`read` when absent).
    */
-  classify(route: MatchedRoute, request: { credential: boolean }): name | undefined
-  /** The credential, session or agent a request presents, as a short stable string; undefined: count by address. */
-  credentialOf?: (c: Context<AppEnv>) => string | undefined
+  unlisted: { read: LimitDeclaration; write?: LimitDeclaration }
+  /**
+   * What each credential a route may count reads from a request, by the
+   * OpenAPI security scheme's name (or a route's `capability`). A route
+   * counts the first one its declaration lists that the request presents;
+   * a scheme without a reader (an HMAC, the metrics token) counts nothing.
+   */
+  credentials?: Readonly<Record<string, CredentialReader>>
   /**
    * Counted per address each time a presented credential is refused (401 or
    * 403), and checked before such a request runs: guessing credentials costs
    * what signing in costs, and a made-up credential cannot buy a fresh bucket.
    */
-  credentialFailures?: name
+  credentialFailures?: NoInfer<name>
   /**
    * The answers that mean the presented credential was not a real one
    * (default 401 and 403). A capability in the path, such as the rail's
@@ -39,6 +50,31 @@ export type LimitRequestsParameters<name extends string> = {
   /** Told of every refusal, for `/metrics`. */
   onLimited?: (name: string) => void
 }
+
+const NO_CREDENTIALS: readonly string[] = []
+
+/**
+ * What limits a request of `route`: its declared `limit`, else the
+ * `unlisted` class; it counts the credentials its declaration lists
+ * (none on a route nobody documented: a 404).
+ */
+export const limitOfRoute = (
+  routes: DeclaredRoutes,
+  unlisted: LimitRequestsParameters<string>['unlisted'],
+  route: MatchedRoute,
+): RouteLimits => {
+  const declared = routes.of(route)
+  if (declared?.counted) return declared.counted
+  const read = route.method === 'GET' || route.method === 'HEAD'
+  return {
+    limit: routeLimitOf(read ? unlisted.read : (unlisted.write ?? unlisted.read)),
+    credentials: declared?.credentials ?? NO_CREDENTIALS,
+  }
+}
+
+/** The class a request of the route counts against, with or without a credential it counts. */
+export const classOf = ({ limit }: RouteLimits, credential: boolean) =>
+  limit && (credential ? limit.name : (limit.anonymous ?? limit.name))
 
 /** A credential's key: a hash, so the counter table never holds a secret. */
 export const credentialKey = (kind: string, secret: string) =>
@@ -96,38 +132,57 @@ export const matchedRoute = (c: Context): MatchedRoute => {
   return { method: c.req.method, path: 'unmatched' }
 }
 
-/** The client a request counts for (see `Client`). */
+/** The client a request counts for (see `Client`): the first credential its route counts that it presents, else its address group. */
 export const clientOf = (
   c: Context<AppEnv>,
   {
-    credentialOf,
+    credentials,
+    readers = {},
     trustForwardedFor,
-  }: Pick<LimitRequestsParameters<string>, 'credentialOf' | 'trustForwardedFor'>,
+  }: {
+    credentials: readonly string[]
+    readers?: Readonly<Record<string, CredentialReader>> | undefined
+    trustForwardedFor?: ForwardedTrust | undefined
+  },
 ): Client => {
   const address = clientGroup(clientAddress(c, { trustForwardedFor }) ?? 'unknown')
-  const credential = credentialOf?.(c)
+  let credential: string | undefined
+  let last: CredentialReader | undefined
+  for (const scheme of credentials) {
+    const read = readers[scheme]
+    // Schemes read alike (three bearer schemes) are read once.
+    if (read === undefined || read === last) continue
+    last = read
+    credential = read(c)
+    if (credential !== undefined) break
+  }
   return credential === undefined
     ? { key: `ip:${address}`, address, credential: false }
     : { key: credential, address, credential: true }
 }
 
 /**
- * Counts every request against its route's class for its client; over the
- * limit, answers 429 before the route runs. Every answer carries the
- * RateLimit headers of the class it counted against; `c.var.client` and
- * `c.var.takeLimit` let a route or the MCP endpoint count more.
+ * Counts every request against its route's declared class (`limit`) for its
+ * client; over the limit, answers 429 before the route runs. The decision
+ * is left in `c.var.limit`, for `recordRequest` to write its RateLimit
+ * headers on the answer; `c.var.client` and `c.var.takeLimit` let a route
+ * or the MCP endpoint count more.
  */
-export const limitRequests = <name extends string>({
-  limits,
-  classify,
-  credentialOf,
-  credentialFailures,
-  credentialFailureStatuses = [401, 403],
-  trustForwardedFor,
-  onLimited,
-}: LimitRequestsParameters<name>): MiddlewareHandler<AppEnv> =>
+export const limitRequests = <name extends string>(
+  {
+    limits,
+    unlisted,
+    credentials: readers,
+    credentialFailures,
+    credentialFailureStatuses = [401, 403],
+    trustForwardedFor,
+    onLimited,
+  }: LimitRequestsParameters<name>,
+  routes: DeclaredRoutes,
+): MiddlewareHandler<AppEnv> =>
   async function limitRequests(c, next) {
-    const client = clientOf(c, { credentialOf, trustForwardedFor })
+    const route = limitOfRoute(routes, unlisted, matchedRoute(c))
+    const client = clientOf(c, { credentials: route.credentials, readers, trustForwardedFor })
     const addressKey = `ip:${client.address}`
     c.set('client', client)
     c.set('takeLimit', async (name, cost) => {
@@ -135,7 +190,7 @@ export const limitRequests = <name extends string>({
       if (!decision.allowed) onLimited?.(name)
       return decision
     })
-    const name = classify(matchedRoute(c), { credential: client.credential })
+    const name = classOf(route, client.credential) as name | undefined
     if (name === undefined) return next()
     if (client.credential && credentialFailures !== undefined) {
       const failures = await limits.peek(credentialFailures, addressKey)
@@ -149,13 +204,12 @@ export const limitRequests = <name extends string>({
       onLimited?.(name)
       return tooManyRequestsResponse(decision)
     }
+    c.set('limit', decision)
     await next()
     if (client.credential && credentialFailures !== undefined) {
       if (credentialFailureStatuses.includes(c.res.status))
         await limits.take(credentialFailures, addressKey)
     }
-    // A route's own refusal (a newly mined salt over its limit) keeps its own headers.
-    if (!c.res.headers.has('RateLimit')) setHeaders(c, limitHeaders(decision))
   }
 
 /** Sets headers on the answer, copying it first when it came with immutable headers (a fetch Response). */

@@ -8,6 +8,7 @@ import { createTestDatabase } from '../db/test-database.ts'
 import { createLogger } from '../logger.ts'
 import { defineMcpTool, mountMcp } from '../mcp.ts'
 import { createMetrics } from '../metrics/metrics.ts'
+import { document, json } from '../openapi.ts'
 import type { RunningServer } from '../serve.ts'
 import { startTestServer } from '../testing.ts'
 import { createOutboundBudget } from './budget.ts'
@@ -42,25 +43,38 @@ const startApp = async (store: LimitStore) => {
     metricsToken: 'metrics-secret',
     limits: {
       limits,
-      classify: ({ method, path }) =>
-        path === '/mcp' || path === '/metrics' || path === '/health'
-          ? undefined
-          : method === 'GET'
-            ? 'read'
-            : 'write',
-      credentialOf: (c) => {
-        const token = c.req.header('authorization')
-        return token ? credentialKey('bearer', token) : undefined
+      // The kit's own routes (/health, /metrics, /openapi.json) declare no limit.
+      unlisted: { read: false },
+      credentials: {
+        bearer: (c) => {
+          const token = c.req.header('authorization')
+          return token ? credentialKey('bearer', token) : undefined
+        },
       },
       credentialFailures: 'signin',
     },
   })
-  app.get('/things', (c) => c.json({ things: [] }))
-  app.post('/things', (c) => c.json({ made: true }, 201))
-  app.get('/mine', (c) =>
-    c.req.header('authorization') === 'Bearer good'
-      ? c.json({ mine: [] })
-      : c.json({ error: 'unknown credential' }, 401),
+  const thing = json(z.object({ made: z.boolean() }), 'a thing')
+  app.get(
+    document(app, { method: 'get', path: '/things', limit: 'read', responses: { 200: thing } }),
+    (c) => c.json({ things: [] }),
+  )
+  app.post(
+    document(app, { method: 'post', path: '/things', limit: 'write', responses: { 201: thing } }),
+    (c) => c.json({ made: true }, 201),
+  )
+  app.get(
+    document(app, {
+      method: 'get',
+      path: '/mine',
+      security: [{ bearer: [] }],
+      limit: 'read',
+      responses: { 200: thing },
+    }),
+    (c) =>
+      c.req.header('authorization') === 'Bearer good'
+        ? c.json({ mine: [] })
+        : c.json({ error: 'unknown credential' }, 401),
   )
   mountMcp(app, {
     name: 'limits-test',
@@ -143,6 +157,37 @@ describe('request limits in memory (one replica)', async () => {
       )
     await get(server, '/things')
     expect(count(await scrape())).toBe(count(before) + 1)
+  })
+})
+
+describe('limits declared with the routes', async () => {
+  const server = await startApp({ kind: 'memory' })
+
+  test('a route counts only the credentials its security names', async () => {
+    // GET /things names none: a bearer there counts for the address (a made-up one buys no bucket).
+    const reads: Array<string | undefined> = []
+    for (const token of ['one', 'two']) {
+      const answer = await get(server, '/things', { authorization: `Bearer ${token}` })
+      reads.push(answer.headers.get('ratelimit')?.split(';t=')[0])
+    }
+    expect(reads).toEqual(['"read";r=4', '"read";r=3'])
+    // GET /mine names `bearer`: the credential has its own bucket.
+    const mine = await get(server, '/mine', { authorization: 'Bearer good' })
+    expect(mine.status).toBe(200)
+    expect(mine.headers.get('ratelimit')).toMatch(/^"read";r=4;t=\d+$/)
+  })
+
+  test('/openapi.json documents the 429 of each declared limit, and not the declaration', async () => {
+    const document = await (await get(server, '/openapi.json')).json()
+    const things = document.paths['/things']
+    expect(things.post.responses['429'].description).toBe(
+      'over the `write` limit (2 per 60 s by default) for this client (see the README)',
+    )
+    expect(things.get.responses['200'].headers).toHaveProperty('RateLimit')
+    expect(things.get).not.toHaveProperty('limit')
+    // Declared `unlisted: { read: false }`: the kit's own routes are not limited here.
+    expect(document.paths['/health'].get.responses['429']).toBeUndefined()
+    expect((await get(server, '/health')).headers.get('ratelimit')).toBeNull()
   })
 })
 

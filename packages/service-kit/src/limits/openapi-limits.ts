@@ -1,5 +1,6 @@
 import { describePolicy } from './limit-policy.ts'
-import type { LimitRequestsParameters } from './limit-requests.ts'
+import { classOf, type LimitRequestsParameters, limitOfRoute } from './limit-requests.ts'
+import type { DeclaredRoutes } from './route-limit.ts'
 
 type Operation = { responses?: Record<string, unknown>; description?: string }
 type Document = { paths?: Record<string, Record<string, Operation>> }
@@ -17,20 +18,24 @@ export const LIMIT_HEADERS = {
 /**
  * Adds each limited operation's 429 (and the RateLimit headers of its other
  * answers) to a generated document: the limit a route counts against is
- * decided in one place (`classify`), so it is documented from there too.
+ * declared with the route (`limit`), so it is documented from there too.
  */
 export const documentLimits = <document>(
   generated: document,
   limits: LimitRequestsParameters<string> | undefined,
+  routes: DeclaredRoutes,
 ): document => {
   if (!limits) return generated
   const paths = (generated as Document).paths ?? {}
   for (const [path, operations] of Object.entries(paths)) {
     const honoPath = path.replace(/\{(\w+)\}/g, ':$1')
     for (const [method, operation] of Object.entries(operations)) {
-      const route = { method: method.toUpperCase(), path: honoPath }
+      const route = limitOfRoute(routes, limits.unlisted, {
+        method: method.toUpperCase(),
+        path: honoPath,
+      })
       const [withCredential, without] = [true, false].map((credential) => {
-        const name = limits.classify(route, { credential })
+        const name = classOf(route, credential)
         const policy = name === undefined ? undefined : limits.limits.policies[name]
         return policy ? `\`${name}\` limit (${describePolicy(policy)} by default)` : undefined
       })

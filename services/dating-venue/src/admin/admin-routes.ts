@@ -2,6 +2,7 @@ import { ApiError, document, errors, json, parseInput, readJsonBody } from '@age
 import { events } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
 import { answerOf } from '../http/refusal.ts'
+import { LIMIT } from '../limits/limit-defaults.ts'
 import { runBeat } from '../matchmaking/beat.ts'
 import { venueJobMetrics } from '../metrics/venue-job-metrics.ts'
 import { SECURITY } from '../openapi.ts'
@@ -39,6 +40,7 @@ export const registerAdminRoutes = (app: VenueApp, deps: VenueDeps) => {
   const beatPath = document(app, {
     method: 'post',
     path: '/admin/actions/beat',
+    limit: LIMIT.write,
     summary: 'Runs a match beat now',
     security: SECURITY.operator,
     request: { body: json(BeatBody, 'optional cycle id') },
@@ -72,6 +74,7 @@ export const registerAdminRoutes = (app: VenueApp, deps: VenueDeps) => {
   const settingsPath = document(app, {
     method: 'post',
     path: '/admin/actions/settings',
+    limit: LIMIT.write,
     summary: 'Sets an operator setting (cap, unowned_share_pct, venue_open)',
     security: SECURITY.operator,
     request: { body: json(SettingsBody, 'the setting') },
@@ -97,6 +100,7 @@ export const registerAdminRoutes = (app: VenueApp, deps: VenueDeps) => {
   const brokerPath = document(app, {
     method: 'post',
     path: '/admin/actions/broker',
+    limit: LIMIT.write,
     summary: 'The operator moves a committed couple to brokered',
     security: SECURITY.operator,
     request: { body: json(BrokerBody, 'the couple') },

@@ -3,6 +3,7 @@ import { createRoute } from '@hono/zod-openapi'
 import { clientKeyOf } from '../budget/client-key.ts'
 import { acceptCredential, optionalCredentialOf } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
+import { LIMIT } from '../limits/limit-defaults.ts'
 import { SECURITY } from '../openapi.ts'
 import type { VenueApp } from '../venue-env.ts'
 import { submitPersona } from './admission.ts'
@@ -16,6 +17,8 @@ export const registerAdmissionRoutes = (app: VenueApp, deps: VenueDeps) => {
     createRoute({
       method: 'post',
       path: '/api/personas',
+      // The safety check (moderation when configured).
+      limit: LIMIT.outbound,
       summary: 'Enter a persona: adult gate, chaperone, capacity',
       description:
         'A credential binds the persona to its owner (`ownerId`); an agent credential also binds it to that endpoint.',

@@ -2,6 +2,7 @@ import { ApiError, errors, json, jsonRoute } from '@agents/service-kit'
 import { createRoute } from '@hono/zod-openapi'
 import { acceptCredential, optionalCredentialOf } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
+import { LIMIT } from '../limits/limit-defaults.ts'
 import { SECURITY } from '../openapi.ts'
 import type { VenueApp } from '../venue-env.ts'
 import { AGENT_ERRORS } from './agent-errors.ts'
@@ -22,6 +23,7 @@ export const registerAgentRoutes = (app: VenueApp, deps: VenueDeps) => {
     createRoute({
       method: 'post',
       path: '/api/intake/agent',
+      limit: LIMIT.write,
       summary: 'Register an agent endpoint: returns its challenge nonce',
       description:
         'Binding the endpoint to an owner (`ownerId`) or a persona (`personaId`) takes a credential acting for them.',
@@ -58,6 +60,7 @@ export const registerAgentRoutes = (app: VenueApp, deps: VenueDeps) => {
     createRoute({
       method: 'post',
       path: '/api/intake/agent/verify',
+      limit: LIMIT.write,
       summary: 'Prove control of an endpoint: signature, echo or callback',
       security: SECURITY.none,
       request: { body: json(VerifyBody, 'the proof') },

@@ -12,6 +12,7 @@ import type { MiddlewareHandler } from 'hono'
 import { clientKeyOf } from '../budget/client-key.ts'
 import { credentialOf, requireCredential } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
+import { LIMIT } from '../limits/limit-defaults.ts'
 import { SECURITY } from '../openapi.ts'
 import type { VenueApp } from '../venue-env.ts'
 import { BOARD_ERRORS } from './board-errors.ts'
@@ -34,6 +35,8 @@ export const registerBoardRoutes = (app: VenueApp, deps: VenueDeps) => {
     createRoute({
       method: 'post',
       path: '/api/boards/{board}',
+      // The safety check (moderation when configured).
+      limit: LIMIT.outbound,
       summary: 'Post to seeking or debriefs for your persona',
       description:
         'Every post passes the safety check: allow is published (201), hold is kept unserved (202), block is refused (422).',
@@ -80,6 +83,7 @@ export const registerBoardRoutes = (app: VenueApp, deps: VenueDeps) => {
   const boardPath = document(app, {
     method: 'get',
     path: '/api/boards/{board}',
+    limit: LIMIT.read,
     summary: 'The 50 most recent published items of a board (unknown boards are empty)',
     security: SECURITY.none,
     request: { params: BoardParams },

@@ -4,6 +4,7 @@ import type { VenueDeps } from '../deps.ts'
 import { ChatEscalation } from '../escalation/chat-escalation-schema.ts'
 import { scriptPage } from '../http/script-page.ts'
 import { ChatReview } from '../intake/submit-doc-schemas.ts'
+import { LIMIT } from '../limits/limit-defaults.ts'
 import { ChatDraft } from '../matchmaker/matchmaker-schemas.ts'
 import { readExchanges } from '../matchmaker/messages.ts'
 import type { VenueApp } from '../venue-env.ts'
@@ -73,6 +74,7 @@ export const registerChatPageRoutes = (app: VenueApp, deps: VenueDeps) => {
   const pagePath = document(app, {
     method: 'get',
     path: '/chat',
+    limit: LIMIT.read,
     summary:
       'The human chat page: sign in with a wallet, attest 18+, talk with the matchmaker (HTML)',
     security: [],
@@ -86,6 +88,7 @@ export const registerChatPageRoutes = (app: VenueApp, deps: VenueDeps) => {
   const mePath = document(app, {
     method: 'get',
     path: '/api/chat/me',
+    limit: LIMIT.read,
     summary: "The signed-in wallet: attestation, today's free messages, credits, the holding tier",
     security: chatSession,
     responses: {
@@ -102,6 +105,7 @@ export const registerChatPageRoutes = (app: VenueApp, deps: VenueDeps) => {
   const messagesPath = document(app, {
     method: 'get',
     path: '/api/chat/messages',
+    limit: LIMIT.read,
     summary: `The signed-in wallet's recent conversation with the matchmaker: its last ${CHAT_HISTORY_LINES} lines inside the retention window, newest last`,
     security: chatSession,
     responses: {

@@ -3,6 +3,7 @@ import { ApiError, errors, json, jsonRoute, RowId } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import { credentialOf, requireCredential } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
+import { LIMIT } from '../limits/limit-defaults.ts'
 import { SECURITY } from '../openapi.ts'
 import { paidNote } from '../orders/paid-item-text.ts'
 import { PaymentChallenge } from '../orders/payment-answers.ts'
@@ -62,6 +63,7 @@ export const registerCompatibilityRoutes = (app: VenueApp, deps: VenueDeps) => {
     createRoute({
       method: 'post',
       path: reportItem.path,
+      limit: LIMIT.challenge,
       summary: `A private compatibility report for an owner, alone or with a couple (paid: ${paidNote(reportItem)})`,
       description:
         'One order a day per owner and couple (`cr:<ownerId>:<coupleId or 0>:<utc_day>`): paid once, asked again the same day it answers the same report free. With an MPP payment in `Authorization`, send the credential in `X-Venue-Credential`.',

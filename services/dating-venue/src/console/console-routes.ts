@@ -3,6 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import type { VenueDeps } from '../deps.ts'
 import { scriptPage } from '../http/script-page.ts'
+import { LIMIT } from '../limits/limit-defaults.ts'
 import { SECURITY } from '../openapi.ts'
 import type { VenueApp } from '../venue-env.ts'
 import { CHAT_ERRORS } from '../wallet-session/chat-errors.ts'
@@ -77,6 +78,7 @@ export const registerConsoleRoutes = (app: VenueApp, deps: VenueDeps) => {
     createRoute({
       method: 'post',
       path: '/api/operator/session',
+      limit: LIMIT.signin,
       summary: 'An operator wallet signs in (EIP-4361): the console session cookie',
       security: [],
       request: { body: json(OperatorSignInBody, 'the signed message') },
@@ -114,6 +116,7 @@ export const registerConsoleRoutes = (app: VenueApp, deps: VenueDeps) => {
     createRoute({
       method: 'post',
       path: '/api/operator/session/end',
+      limit: LIMIT.write,
       summary: 'Signs the console out (the session ends on the server too)',
       security: [],
       request: { body: json(SignOutBody, 'an empty JSON object') },
@@ -142,6 +145,7 @@ export const registerConsoleRoutes = (app: VenueApp, deps: VenueDeps) => {
   const pagePath = document(app, {
     method: 'get',
     path: '/admin',
+    limit: LIMIT.read,
     summary: 'The operator console (HTML): 200 signed in; 401 the same page, showing the sign-in',
     security: [...operatorSecurity, {}],
     responses: {
@@ -173,6 +177,7 @@ export const registerConsoleRoutes = (app: VenueApp, deps: VenueDeps) => {
         method: 'get',
         path,
         summary,
+        limit: LIMIT.read,
         security: operatorSecurity,
         responses: { 200: json(schema, summary), ...errors(GUARD_ERRORS) },
       }),
@@ -203,6 +208,7 @@ export const registerConsoleRoutes = (app: VenueApp, deps: VenueDeps) => {
     createRoute({
       method: 'post',
       path: '/admin/actions/moderate',
+      limit: LIMIT.write,
       summary: 'Approves or rejects a held or reported post, turn, persona or couple',
       security: operatorSecurity,
       request: { body: json(ModerateBody, 'the decision') },
@@ -229,6 +235,7 @@ export const registerConsoleRoutes = (app: VenueApp, deps: VenueDeps) => {
     createRoute({
       method: 'post',
       path: '/admin/actions/credit',
+      limit: LIMIT.write,
       summary:
         "The refund rule: credits an undelivered order's paying wallet (25 credits per USDC), once",
       security: operatorSecurity,

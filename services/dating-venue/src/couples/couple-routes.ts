@@ -6,6 +6,7 @@ import { CHAT_ACTOR_ERRORS } from '../credentials/chat-actor.ts'
 import type { VenueDeps } from '../deps.ts'
 import { paramsFirst, queryFirst } from '../http/params-first.ts'
 import { answerOf } from '../http/refusal.ts'
+import { LIMIT } from '../limits/limit-defaults.ts'
 import { SECURITY } from '../openapi.ts'
 import type { VenueApp } from '../venue-env.ts'
 import { CHAT_ERRORS } from '../wallet-session/chat-errors.ts'
@@ -39,6 +40,8 @@ export const registerCoupleRoutes = (app: VenueApp, deps: VenueDeps) => {
     createRoute({
       method: 'post',
       path: '/api/couples/{id}/turns',
+      // The chaperone or the safety check.
+      limit: LIMIT.outbound,
       summary: 'A courtship turn for your persona (alternating, safety-checked)',
       security: SECURITY.credentialOrChat,
       request: { params: CoupleParams, body: json(TurnBody, 'the turn') },
@@ -79,6 +82,7 @@ export const registerCoupleRoutes = (app: VenueApp, deps: VenueDeps) => {
     createRoute({
       method: 'post',
       path: '/api/couples/{id}/withdraw',
+      limit: LIMIT.write,
       summary: 'End the courtship; both personas are free again',
       security: SECURITY.credentialOrChat,
       request: { params: CoupleParams, body: json(WithdrawBody, 'the persona withdrawing') },
@@ -105,6 +109,7 @@ export const registerCoupleRoutes = (app: VenueApp, deps: VenueDeps) => {
   const couplePath = document(app, {
     method: 'get',
     path: '/api/couples/{id}',
+    limit: LIMIT.read,
     summary: 'A couple as its own personas see it: handles, state, published turns',
     security: SECURITY.credentialOrChat,
     request: { params: CoupleParams, query: CoupleReadQuery },

@@ -21,6 +21,7 @@ import type { VenueDeps } from '../deps.ts'
 import { paramsFirst } from '../http/params-first.ts'
 import { answerOf } from '../http/refusal.ts'
 import { scriptPage } from '../http/script-page.ts'
+import { LIMIT } from '../limits/limit-defaults.ts'
 import { SECURITY } from '../openapi.ts'
 import type { VenueApp } from '../venue-env.ts'
 import { CHAT_ERRORS } from '../wallet-session/chat-errors.ts'
@@ -63,6 +64,7 @@ export const registerEscalationRoutes = (app: VenueApp, deps: VenueDeps) => {
     createRoute({
       method: 'post',
       path: '/api/couples/{id}/intro-consent',
+      limit: LIMIT.write,
       summary:
         'The owner agrees that the humans should meet; the second consent commits the couple',
       security: SECURITY.credentialOrChat,
@@ -100,6 +102,7 @@ export const registerEscalationRoutes = (app: VenueApp, deps: VenueDeps) => {
     createRoute({
       method: 'post',
       path: '/api/escalations/{coupleId}/invite',
+      limit: LIMIT.write,
       summary: 'One-time invites, one per owner, handed to the agents',
       security: SECURITY.credentialOrChat,
       request: { params: CoupleIdParams },
@@ -124,6 +127,7 @@ export const registerEscalationRoutes = (app: VenueApp, deps: VenueDeps) => {
   const invitePath = document(app, {
     method: 'get',
     path: '/api/escalations/{coupleId}/invite',
+    limit: LIMIT.read,
     summary: "The caller's own owner's unclaimed invite",
     security: SECURITY.credentialOrChat,
     request: { params: CoupleIdParams },
@@ -145,6 +149,7 @@ export const registerEscalationRoutes = (app: VenueApp, deps: VenueDeps) => {
   const statusPath = document(app, {
     method: 'get',
     path: '/api/escalations/{coupleId}/status',
+    limit: LIMIT.read,
     summary: 'The owners of a couple, their tiers and whether the reveal is ready',
     security: SECURITY.none,
     request: { params: CoupleIdParams },
@@ -166,6 +171,7 @@ export const registerEscalationRoutes = (app: VenueApp, deps: VenueDeps) => {
   const claimPagePath = document(app, {
     method: 'get',
     path: '/claim',
+    limit: LIMIT.read,
     summary: "The human's sign-in page for an invite (HTML)",
     security: SECURITY.none,
     request: { query: z.object({ token: SafeText.optional() }) },
@@ -185,6 +191,8 @@ export const registerEscalationRoutes = (app: VenueApp, deps: VenueDeps) => {
     createRoute({
       method: 'post',
       path: '/api/escalations/claim',
+      // The human's login token rides in the body: the claim is a sign-in.
+      limit: LIMIT.signin,
       summary: 'The signed-in human claims the invite; the identity check starts',
       security: SECURITY.none,
       request: { body: json(ClaimBody, 'the invite token and the login token') },
@@ -210,6 +218,7 @@ export const registerEscalationRoutes = (app: VenueApp, deps: VenueDeps) => {
   const revealConsentPath = document(app, {
     method: 'post',
     path: '/api/couples/{id}/reveal-consent',
+    limit: LIMIT.write,
     summary: 'The signed-in human agrees to show their contact pointer to the match',
     security: SECURITY.loginOrChat,
     request: { params: CoupleParams },
@@ -232,6 +241,7 @@ export const registerEscalationRoutes = (app: VenueApp, deps: VenueDeps) => {
   const revealPath = document(app, {
     method: 'get',
     path: '/api/couples/{id}/reveal',
+    limit: LIMIT.read,
     summary: "The match's contact pointer, once both are verified and both consented",
     security: SECURITY.loginOrChat,
     request: { params: CoupleParams },

@@ -3,6 +3,7 @@ import { ApiError, errors, json, jsonRoute, RowId, SafeText } from '@agents/serv
 import { createRoute, z } from '@hono/zod-openapi'
 import { credentialOf, requireCredential } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
+import { LIMIT } from '../limits/limit-defaults.ts'
 import { SECURITY } from '../openapi.ts'
 import { paidNote } from '../orders/paid-item-text.ts'
 import { PaymentChallenge } from '../orders/payment-answers.ts'
@@ -49,6 +50,7 @@ export const registerFeaturedRoutes = (app: VenueApp, deps: VenueDeps) => {
     createRoute({
       method: 'post',
       path: featuredItem.path,
+      limit: LIMIT.challenge,
       summary: `A persona's post featured at the top of its board and the floor (paid: ${paidNote(featuredItem)})`,
       description:
         'The text passes the safety check and the board must have a free slot before the 402: held, blocked or a check that cannot run refuse it with nothing charged. With an MPP payment in `Authorization`, send the credential in `X-Venue-Credential`.',

@@ -1,6 +1,7 @@
 import { clientAddress, document, errors } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import type { VenueDeps } from '../deps.ts'
+import { LIMIT } from '../limits/limit-defaults.ts'
 import { SECURITY } from '../openapi.ts'
 import type { VenueApp } from '../venue-env.ts'
 import { readFloorPage } from './read-floor-page.ts'
@@ -38,6 +39,7 @@ export const registerFloorRoutes = (app: VenueApp, deps: VenueDeps) => {
   const floorPath = document(app, {
     method: 'get',
     path: '/api/floor',
+    limit: LIMIT.read,
     summary:
       'The public live feed: published turns and posts; with Accept: text/event-stream, a stream',
     security: SECURITY.none,

@@ -1,5 +1,6 @@
 import { document, pageNonce, SafeText } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
+import { LIMIT } from '../limits/limit-defaults.ts'
 import { SECURITY } from '../openapi.ts'
 import type { VenueApp } from '../venue-env.ts'
 import { IDENTITY_DONE_PATH, identityDonePage } from './identity-done-page.ts'
@@ -13,6 +14,7 @@ export const registerIdentityDonePage = (app: VenueApp) => {
   const path = document(app, {
     method: 'get',
     path: IDENTITY_DONE_PATH,
+    limit: LIMIT.read,
     summary: "Where the identity provider sends the human's browser after the check (HTML)",
     security: SECURITY.none,
     request: {

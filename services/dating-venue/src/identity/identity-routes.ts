@@ -11,6 +11,7 @@ import {
 import { signedInHuman } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
 import { answerOf } from '../http/refusal.ts'
+import { LIMIT } from '../limits/limit-defaults.ts'
 import { SECURITY } from '../openapi.ts'
 import type { VenueApp } from '../venue-env.ts'
 import { applyIdentityEvent } from './apply-identity-event.ts'
@@ -32,6 +33,8 @@ export const registerIdentityRoutes = (app: VenueApp, deps: VenueDeps) => {
   const sessionPath = document(app, {
     method: 'post',
     path: '/api/identity/session',
+    // The identity provider's session is an outside call.
+    limit: LIMIT.outbound,
     summary: 'A new identity check for the owner the signed-in human claimed',
     security: SECURITY.login,
     request: { body: json(IdentitySessionBody, 'the owner') },
@@ -62,6 +65,9 @@ export const registerIdentityRoutes = (app: VenueApp, deps: VenueDeps) => {
   const webhookPath = document(app, {
     method: 'post',
     path: '/api/identity/webhook/idp',
+    // The HMAC is its credential (checked on the raw bytes): the provider's deliveries
+    // count as writes of its address, never at the anonymous rate.
+    limit: { name: 'write' },
     summary: "The identity provider's result (HMAC-signed; X-Signature and X-Timestamp)",
     security: SECURITY.webhook,
     request: { body: json(WebhookBody, 'the provider event') },

@@ -2,6 +2,7 @@ import { saleResponse } from '@agents/payments'
 import { ApiError, errors, json, jsonRoute } from '@agents/service-kit'
 import { createRoute } from '@hono/zod-openapi'
 import type { VenueDeps } from '../deps.ts'
+import { LIMIT } from '../limits/limit-defaults.ts'
 import { SECURITY } from '../openapi.ts'
 import { paidNote } from '../orders/paid-item-text.ts'
 import { PaymentChallenge, PaymentPending } from '../orders/payment-answers.ts'
@@ -18,6 +19,7 @@ export const registerIntakeRoutes = (app: VenueApp, deps: VenueDeps) => {
     createRoute({
       method: 'post',
       path: heartFileItem.path,
+      limit: LIMIT.challenge,
       summary: `File a dating doc (paid: ${paidNote(heartFileItem)})`,
       description:
         'The adult attestation and the personal-data screen come before the 402. The paying wallet is the owner: the first payment creates it and answers its credential once.',

@@ -3,6 +3,7 @@ import { ApiError, errors, json, jsonRoute, SafeText } from '@agents/service-kit
 import { createRoute, z } from '@hono/zod-openapi'
 import { PersonaBody } from '../admission/admission-schemas.ts'
 import type { VenueDeps } from '../deps.ts'
+import { LIMIT } from '../limits/limit-defaults.ts'
 import { paidNote } from '../orders/paid-item-text.ts'
 import { PaymentChallenge, PaymentPending } from '../orders/payment-answers.ts'
 import type { VenueApp } from '../venue-env.ts'
@@ -45,6 +46,7 @@ export const registerSubmitDocRoutes = (app: VenueApp, deps: VenueDeps) => {
     createRoute({
       method: 'post',
       path: chatDocItem.path,
+      limit: LIMIT.challenge,
       summary: `Submit the drafted dating doc: a persona bound to the signed-in wallet, held for review (paid: ${paidNote(chatDocItem)})`,
       description:
         "Before the 402, in order: the signed-in adult wallet, the draft complete, no persona of this wallet in review or on the floor, the handle free, then the human floor entry rule (a studio token holding worth at least $50 at the oracle price, the chaperone passing the heart). Any wallet may pay; the persona is the signed-in wallet's. It takes part in nothing until an operator approves it (POST /admin/actions/review).",

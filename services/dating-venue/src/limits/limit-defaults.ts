@@ -1,3 +1,5 @@
+import type { LimitDeclaration } from '@agents/service-kit'
+
 /**
  * The venue's request limits per client and their defaults
  * (`RATE_LIMIT_<NAME>=points/seconds`). Chosen so that an agent or a human
@@ -20,3 +22,16 @@ export const VENUE_LIMIT_DEFAULTS = {
 } as const
 
 export type VenueLimitName = keyof typeof VENUE_LIMIT_DEFAULTS
+
+/**
+ * The classes a route declares (`limit`, beside its OpenAPI entry): a write
+ * presenting none of the credentials its `security` names counts as an
+ * `anonymous-write`.
+ */
+export const LIMIT = {
+  read: 'read',
+  write: { name: 'write', anonymous: 'anonymous-write' },
+  outbound: 'outbound',
+  challenge: 'challenge',
+  signin: 'signin',
+} as const satisfies Record<string, LimitDeclaration<VenueLimitName>>

@@ -1,4 +1,4 @@
-import { postJson, startRoundRobinProxy } from '@agents/service-kit'
+import { declaredRoutes, postJson, startRoundRobinProxy } from '@agents/service-kit'
 import { createTestDatabase, testBackends } from '@agents/service-kit/db'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -13,7 +13,6 @@ import {
   TEST_DATABASE_URL,
   VENUE_TEST_DATABASE,
 } from '../testing.ts'
-import { ROUTE_LIMITS } from './route-limits.ts'
 
 const METRICS_TOKEN = 'venue-metrics-token-for-tests'
 
@@ -290,27 +289,54 @@ describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
       expect(answer.status).toBe(403)
     })
 
-    it('/openapi.json: every operation is classified, and each limited one documents its 429', async () => {
+    it('/openapi.json: every operation declares its limit with its route, and each limited one documents its 429', async () => {
       const document = (await (await send(newClient(), 'GET', '/openapi.json')).json()) as {
         paths: Record<
           string,
           Record<string, { responses: Record<string, { description?: string }> }>
         >
       }
+      const declared = new Map(declaredRoutes(venue.app).entries())
       const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
         Object.entries(methods).map(([method, operation]) => ({
           key: `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`,
           operation,
         })),
       )
-      expect(operations.map(({ key }) => key).sort()).toEqual(Object.keys(ROUTE_LIMITS).sort())
+      expect(operations.map(({ key }) => key).sort()).toEqual([...declared.keys()].sort())
+      // Declaring none counts as `unlisted` (GET read, else write): the kit's own
+      // documents and probes, and erasure (its route file is another change's).
+      expect(
+        operations
+          .filter(({ key }) => declared.get(key)!.limit === undefined)
+          .map(({ key }) => key),
+      ).toEqual(['GET /health', 'GET /openapi.json', 'GET /metrics', 'DELETE /api/owners/:ownerId'])
       for (const { key, operation } of operations) {
-        const limited = ROUTE_LIMITS[key]!.limit !== undefined || key === 'POST /mcp'
+        const limited = declared.get(key)!.limit !== false || key === 'POST /mcp'
         expect(operation.responses['429'] !== undefined, key).toBe(limited)
       }
       expect(document.paths['/api/report']!.post!.responses['429']!.description).toMatch(
         /`write` limit \(3 per 60 s by default\) with a credential, the `anonymous-write` limit \(3 per 60 s by default\) without one/,
       )
+    })
+
+    it('a route counts only the credentials its security names: the console sign-out names none', async () => {
+      // Ending a session is answered alike with any cookie: a made-up one must not buy a bucket.
+      const address = newClient()
+      const statuses: Array<[number, string | undefined]> = []
+      for (let index = 1; index <= 4; index++) {
+        const answer = await send(address, 'POST', '/api/operator/session/end', {
+          body: {},
+          headers: { cookie: `venue_operator=made-up-${index}`, origin: venue.url },
+        })
+        statuses.push([answer.status, answer.headers.get('ratelimit')?.split(';t=')[0]])
+      }
+      expect(statuses).toEqual([
+        [200, '"anonymous-write";r=2'],
+        [200, '"anonymous-write";r=1'],
+        [200, '"anonymous-write";r=0'],
+        [429, '"anonymous-write";r=0'],
+      ])
     })
   },
 )

@@ -5,6 +5,7 @@ import { getCookie } from 'hono/cookie'
 import { clientKeyOf } from '../budget/client-key.ts'
 import { credentialOf, requireCredential } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
+import { LIMIT } from '../limits/limit-defaults.ts'
 import { itemPrice, paidNote } from '../orders/paid-item-text.ts'
 import { PaymentChallenge } from '../orders/payment-answers.ts'
 import { refusalResponse } from '../orders/refusal-response.ts'
@@ -45,6 +46,8 @@ export const registerChatAskRoutes = (app: VenueApp, deps: VenueDeps) => {
     createRoute({
       method: 'post',
       path: askItem.path,
+      // The matchmaker's model.
+      limit: LIMIT.outbound,
       summary: `One answer of the matchmaker (humans: free messages, then credits, then ${itemPrice(askItem)}; agents: ${paidNote(askItem)})`,
       description:
         "A signed-in adult (chat session cookie) spends today's free messages (by studio token holding), then credits (3 a message), then pays. An agent (venue credential) pays every answer. Messages and answers pass the safety check; a withheld one counts as used; one the venue failed to answer does not.",

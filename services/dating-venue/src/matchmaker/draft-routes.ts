@@ -1,6 +1,7 @@
 import { errors, json, jsonRoute } from '@agents/service-kit'
 import { createRoute } from '@hono/zod-openapi'
 import type { VenueDeps } from '../deps.ts'
+import { LIMIT } from '../limits/limit-defaults.ts'
 import type { VenueApp } from '../venue-env.ts'
 import { CHAT_ERRORS } from '../wallet-session/chat-errors.ts'
 import { chatWalletOf, requireChatWallet } from '../wallet-session/wallet-session.ts'
@@ -17,6 +18,7 @@ export const registerDraftRoutes = (app: VenueApp, deps: VenueDeps) => {
     createRoute({
       method: 'post',
       path: '/api/chat/draft',
+      limit: LIMIT.write,
       summary:
         "The interview: answer its current question; the answer joins the draft when it passes the doc's rules (free)",
       security: chatSession,

@@ -1,6 +1,7 @@
 import { document, json } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import type { VenueDeps } from '../deps.ts'
+import { LIMIT } from '../limits/limit-defaults.ts'
 import { SECURITY } from '../openapi.ts'
 import type { VenueApp } from '../venue-env.ts'
 
@@ -28,6 +29,7 @@ export const registerJwksRoute = (app: VenueApp, deps: VenueDeps) => {
   const jwksPath = document(app, {
     method: 'get',
     path: '/.well-known/jwks.json',
+    limit: LIMIT.read,
     summary: "The venue's public keys: agents verify its signed callbacks with them",
     security: SECURITY.none,
     responses: { 200: json(Jwks, 'the key set') },

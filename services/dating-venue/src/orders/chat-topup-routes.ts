@@ -2,6 +2,7 @@ import { saleResponse } from '@agents/payments'
 import { errors, json, jsonRoute } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import type { VenueDeps } from '../deps.ts'
+import { LIMIT } from '../limits/limit-defaults.ts'
 import type { VenueApp } from '../venue-env.ts'
 import { CHAT_ERRORS } from '../wallet-session/chat-errors.ts'
 import { chatWalletOf, requireChatWallet } from '../wallet-session/wallet-session.ts'
@@ -34,6 +35,7 @@ export const registerChatTopupRoutes = (app: VenueApp, deps: VenueDeps) => {
     createRoute({
       method: 'post',
       path: topupItem.path,
+      limit: LIMIT.challenge,
       summary: `Top up chat credits: ${itemPrice(topupItem)} for ${TOPUP_CREDITS} credits (${TOPUP_MESSAGES} messages at 3 credits), pull mode`,
       description:
         'Sign-in and the 18+ attestation are checked before the 402. Paid in pull mode only, so the payment proves the wallet: x402 (an EIP-3009 authorization signed by the wallet) or MPP pull (the wallet signs the Tempo transfer, the venue broadcasts it). A payment from any wallet but the signed-in one is refused with 403 before anything is charged. Credits never expire.',

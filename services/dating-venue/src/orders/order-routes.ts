@@ -1,6 +1,7 @@
 import { ApiError, document, errors, json, parseInput, SafeText } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import type { VenueDeps } from '../deps.ts'
+import { LIMIT } from '../limits/limit-defaults.ts'
 import { SECURITY } from '../openapi.ts'
 import type { VenueApp } from '../venue-env.ts'
 import { requireOperator } from '../wallet-session/operator-guard.ts'
@@ -63,6 +64,7 @@ export const registerOrderRoutes = (app: VenueApp, deps: VenueDeps) => {
   const lookupPath = document(app, {
     method: 'get',
     path: '/admin/orders',
+    limit: LIMIT.read,
     summary: 'An order by its id or by the transaction that paid it, with its revenue and credits',
     security: SECURITY.operator,
     request: { query: OrderQuery },
@@ -87,6 +89,7 @@ export const registerOrderRoutes = (app: VenueApp, deps: VenueDeps) => {
   const totalsPath = document(app, {
     method: 'get',
     path: '/admin/orders/totals',
+    limit: LIMIT.read,
     summary: 'Orders by status, revenue and the buyback reserve (USDC decimal strings)',
     security: SECURITY.operator,
     responses: {

@@ -2,6 +2,7 @@ import { ApiError, clientAddress, errors, json, jsonRoute } from '@agents/servic
 import { createRoute } from '@hono/zod-openapi'
 import { acceptCredential, optionalCredentialOf } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
+import { LIMIT } from '../limits/limit-defaults.ts'
 import { SECURITY } from '../openapi.ts'
 import type { VenueApp } from '../venue-env.ts'
 import { REPORT_ERRORS } from './report-errors.ts'
@@ -15,6 +16,7 @@ export const registerReportRoutes = (app: VenueApp, deps: VenueDeps) => {
     createRoute({
       method: 'post',
       path: '/api/report',
+      limit: LIMIT.write,
       summary: 'Report a persona, post, turn or couple',
       description:
         'Reporters are told apart by their credential, else by their address; enough distinct reporters hold the item until an operator looks at it.',

@@ -1,6 +1,7 @@
 import { ApiError, errors, json, jsonRoute, RowId, SafeText } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import type { VenueDeps } from '../deps.ts'
+import { LIMIT } from '../limits/limit-defaults.ts'
 import { SECURITY } from '../openapi.ts'
 import type { VenueApp } from '../venue-env.ts'
 import { operatorOf, requireOperator } from '../wallet-session/operator-guard.ts'
@@ -39,6 +40,7 @@ export const registerReviewRoutes = (app: VenueApp, deps: VenueDeps) => {
     createRoute({
       method: 'post',
       path: '/admin/actions/review',
+      limit: LIMIT.write,
       summary: 'Approve or reject a persona held for review (a human doc from the chat page)',
       description:
         'Approval runs the admission gates (the chaperone, then capacity); a rejection records the reason. Each decision is an event (`review_approved`, `review_rejected`).',

@@ -1,6 +1,7 @@
 import { errors, json, jsonRoute } from '@agents/service-kit'
 import { createRoute, type z } from '@hono/zod-openapi'
 import type { VenueDeps } from '../deps.ts'
+import { LIMIT } from '../limits/limit-defaults.ts'
 import { SIWE_CHAIN_ID } from '../login/verify-siwe-token.ts'
 import type { VenueApp } from '../venue-env.ts'
 import { issueNonce } from './wallet-session.ts'
@@ -35,6 +36,7 @@ export const registerNonceRoute = (
       method: 'post',
       path,
       summary,
+      limit: LIMIT.signin,
       security: [],
       responses: {
         200: json(schema, 'sign an EIP-4361 message with these'),

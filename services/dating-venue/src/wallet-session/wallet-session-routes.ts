@@ -2,6 +2,7 @@ import { ApiError, errors, json, jsonRoute } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import { deleteCookie, setCookie } from 'hono/cookie'
 import type { VenueDeps } from '../deps.ts'
+import { LIMIT } from '../limits/limit-defaults.ts'
 import type { VenueApp } from '../venue-env.ts'
 import { CHAT_ERRORS } from './chat-errors.ts'
 import { registerNonceRoute } from './nonce-route.ts'
@@ -39,6 +40,7 @@ export const registerWalletSessionRoutes = (app: VenueApp, deps: VenueDeps) => {
     createRoute({
       method: 'post',
       path: '/api/chat/session',
+      limit: LIMIT.signin,
       summary: 'Sign in with the wallet (EIP-4361): the session cookie',
       security: [],
       request: { body: json(SignInBody, 'the signed message') },
@@ -73,6 +75,7 @@ export const registerWalletSessionRoutes = (app: VenueApp, deps: VenueDeps) => {
     createRoute({
       method: 'post',
       path: '/api/chat/attest',
+      limit: LIMIT.write,
       summary: 'The signed-in human attests being 18 or older (once, kept per wallet)',
       security: chatSession,
       request: { body: json(AttestBody, 'the attestation') },
@@ -99,6 +102,7 @@ export const registerWalletSessionRoutes = (app: VenueApp, deps: VenueDeps) => {
     createRoute({
       method: 'post',
       path: '/api/chat/session/end',
+      limit: LIMIT.write,
       summary: 'Sign out: the session ends and its cookie is cleared',
       security: chatSession,
       request: { body: json(SignOutBody, 'an empty JSON object') },

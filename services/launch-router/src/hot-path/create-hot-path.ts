@@ -1,20 +1,23 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
 import {
+  type App,
+  classOf,
   clientGroup,
+  declaredRoutes,
   type ForwardedTrust,
   isJsonMediaType,
   jsonDepthExceeds,
   type LimitDecision,
-  type Limits,
   type Logger,
-  limitHeaders,
+  limitOfRoute,
   MAX_JSON_DEPTH,
   type Metrics,
+  type RequestLimits,
+  recordRequest,
   requestAddress,
   SECURITY_HEADERS,
   tooManyRequestsResponse,
 } from '@agents/service-kit'
-import { classifyRoute } from '../limits/classify-route.ts'
 import type { RouterLimitName } from '../limits/limit-defaults.ts'
 import {
   type AnswerOperationDeps,
@@ -25,18 +28,24 @@ import {
 
 export type CreateHotPathParameters = {
   deps: AnswerOperationDeps
+  /** The app behind: each operation's limit is the one its route declared there. */
+  app: App
   logger: Logger
   maxBodyBytes: number
   /** The app's JSON depth limit: a deeper body goes to the app, which refuses it. */
   maxJsonDepth?: number
-  limits?: { limits: Limits<RouterLimitName>; trustForwardedFor: ForwardedTrust } | undefined
+  limits?: RequestLimits<RouterLimitName> | undefined
   metrics?: Metrics | undefined
 }
 
-type Route = { operation: HotOperation; path: string; limit: RouterLimitName | undefined }
+type Route = {
+  operation: HotOperation
+  route: { method: 'POST'; path: string }
+  limit: RouterLimitName | undefined
+}
 
 /** The client a request counts for, as the kit's `limitRequests` keys it (no credentials here). */
-const clientKey = (incoming: IncomingMessage, trust: ForwardedTrust) => {
+const clientKey = (incoming: IncomingMessage, trust: ForwardedTrust | undefined) => {
   const address = requestAddress(
     {
       // node:http joins repeated X-Forwarded-For lines with ", " into one string.
@@ -61,51 +70,56 @@ const INTERNAL_ERROR = JSON.stringify({ error: 'internal' })
 /**
  * The router's hot path, in front of the app on the node:http server: a
  * POST to an operation with a JSON body of known length is read here and, if
- * its answer is a 200 (`answerOperation`), answered here, with the request
- * limit taken, the request counted in `/metrics` and logged exactly as the
- * app's middleware would, and the same bytes and headers. Anything else,
+ * its answer is a 200 (`answerOperation`), answered here, with the limit
+ * its route declares taken, and the request recorded (RateLimit headers,
+ * `/metrics`, the log line) by the app's own `recordRequest`, so with the
+ * same bytes and headers. Anything else,
  * and every other request, goes to the app (`fallback`), the body already
  * read handed over as `rawBody` (@hono/node-server reads it from there).
  */
 export const createHotPath = ({
   deps,
+  app,
   logger,
   maxBodyBytes,
   maxJsonDepth = MAX_JSON_DEPTH,
   limits,
   metrics,
 }: CreateHotPathParameters) => {
+  const declared = declaredRoutes(app)
   const routes = new Map<string, Route>(
-    Object.keys(HOT_OPERATIONS).map((operation) => {
-      const path = `/api/v1/${operation}`
-      const limit = classifyRoute({ method: 'POST', path })
-      return [path, { operation: operation as HotOperation, path, limit }]
+    Object.keys(HOT_OPERATIONS).flatMap((operation): Array<[string, Route]> => {
+      const route = { method: 'POST' as const, path: `/api/v1/${operation}` }
+      const limit = limits && limitOfRoute(declared, limits.unlisted, route)
+      // A route that counts credentials is keyed by them: the app's to answer.
+      if (limit && limit.credentials.length > 0) return []
+      const name = limit && (classOf(limit, false) as RouterLimitName | undefined)
+      return [[route.path, { operation: operation as HotOperation, route, limit: name }]]
     }),
   )
 
   const finish = (
-    route: Route,
+    { route }: Route,
     outgoing: ServerResponse,
     started: number,
     status: number,
     headerRecord: Record<string, string>,
     body: string | Buffer,
+    limit?: LimitDecision,
   ) => {
-    const headers = [
-      ...headerLines(headerRecord),
-      'Content-Length',
-      String(Buffer.byteLength(body)),
-    ]
-    outgoing.writeHead(status, headers).end(body)
-    const ms = performance.now() - started
-    if (metrics) {
-      metrics.requests.inc({ method: 'POST', route: route.path, status })
-      metrics.duration.observe({ method: 'POST', route: route.path }, ms / 1000)
-    }
-    logger[status === 429 ? 'debug' : 'info'](
-      { method: 'POST', path: route.path, status, ms: Math.round(ms * 10) / 10 },
-      'request',
+    const headers = { ...headerRecord }
+    recordRequest(
+      { logger, metrics },
+      { method: route.method, path: route.path, route, status, started, limit },
+      { has: (header) => header in headers, set: (header, value) => (headers[header] = value) },
     )
+    outgoing
+      .writeHead(status, [
+        ...headerLines(headers),
+        'Content-Length',
+        String(Buffer.byteLength(body)),
+      ])
+      .end(body)
   }
 
   const refuse = async (
@@ -115,8 +129,8 @@ export const createHotPath = ({
     decision: LimitDecision,
   ) => {
     metrics?.limited.inc({ limit: decision.name })
-    const headers = { ...JSON_HEADERS, ...limitHeaders(decision) }
-    finish(route, outgoing, started, 429, headers, await tooManyRequestsResponse(decision).text())
+    const body = await tooManyRequestsResponse(decision).text()
+    finish(route, outgoing, started, 429, JSON_HEADERS, body, decision)
   }
 
   const answer = (
@@ -147,7 +161,7 @@ export const createHotPath = ({
     return limits.limits.take(route.limit, clientKey(incoming, limits.trustForwardedFor)).then(
       (decision) => {
         if (!decision.allowed) return refuse(route, outgoing, started, decision)
-        finish(route, outgoing, started, 200, { ...JSON_HEADERS, ...limitHeaders(decision) }, body)
+        finish(route, outgoing, started, 200, JSON_HEADERS, body, decision)
       },
       // A store that fails (PostgreSQL down): the app takes again and answers its 503.
       handOver,
@@ -170,7 +184,7 @@ export const createHotPath = ({
       // The app's error boundary does not reach here: a bug answers 500 and
       // the process keeps serving, as it would behind the app.
       const failed = (error: unknown) => {
-        logger.error({ err: error, method: 'POST', path: route.path }, 'unhandled error')
+        logger.error({ err: error, method: 'POST', path: route.route.path }, 'unhandled error')
         if (outgoing.headersSent) return outgoing.destroy()
         finish(route, outgoing, started, 500, JSON_HEADERS, INTERNAL_ERROR)
       }

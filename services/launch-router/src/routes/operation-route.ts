@@ -27,6 +27,8 @@ export const operationRoute = <body extends z.ZodType, response extends z.ZodTyp
     path: `/api/v1/${operation}`,
     operationId: operation,
     summary,
+    // Every operation only reads the matrix and computes; mining is charged apart (`chargeMining`).
+    limit: 'read',
     ...(description ? { description } : {}),
     request: { body: { required: true, content: { 'application/json': { schema: body } } } },
     responses: {

@@ -31,7 +31,7 @@ const respond = <value>(c: Context, answer: value | Promise<value>) =>
     ? answer.then((value) => c.json(value as object, 200))
     : c.json(answer as object, 200)
 
-// The request limit's 429 is documented on every operation from classifyRoute; this is the other one.
+// The request limit's 429 is documented on every operation from its declared `limit`; this is the other one.
 const mining =
   'A newly mined salt (factory pads) also draws on the client’s `mining` budget, in worker-milliseconds; once it is spent, a new salt is answered 429 with `limit: "mining"` and `Retry-After`, while a salt already mined for the same intent is still served.'
 

@@ -50,6 +50,7 @@ export const registerDiscoveryRoutes = (app: App, deps: SwapDeps) => {
   const payPath = document(app, {
     method: 'post',
     path: '/v1/pay',
+    limit: 'challenge',
     summary: 'Discovery probe: a bare call returns a sample 402 with one Base accept',
     description:
       'No side effects. A call carrying a payment is refused with 400 and nothing is settled: pay a match at POST /v1/matches/{id}/pay.',
@@ -87,6 +88,7 @@ export const registerDiscoveryRoutes = (app: App, deps: SwapDeps) => {
     path: '/.well-known/x402',
     summary: 'Payment discovery document',
     ...freeRead,
+    limit: 'read',
     responses: { 200: json(X402Discovery, 'x402Version and resources[]') },
   })
   app.get(x402Path, (c) => c.json(discoveryDocument(deps)))
@@ -96,6 +98,7 @@ export const registerDiscoveryRoutes = (app: App, deps: SwapDeps) => {
     path: '/.well-known/jwks.json',
     summary: "The hub's public keys: sellers verify grants with them",
     ...freeRead,
+    limit: 'read',
     responses: { 200: json(Jwks, 'JWKS') },
   })
   app.get(jwksPath, (c) =>
@@ -111,6 +114,7 @@ export const registerDiscoveryRoutes = (app: App, deps: SwapDeps) => {
       path,
       summary,
       ...freeRead,
+      limit: 'read',
       responses: {
         200: { description: 'Markdown', content: { 'text/markdown': { schema: z.string() } } },
       },

@@ -26,6 +26,8 @@ export const registerIntentRoutes = (app: App, deps: SwapDeps) => {
     createRoute({
       method: 'post',
       path: '/v1/intents',
+      // Nobody presents a credential to post one.
+      limit: 'anonymous-write',
       summary: 'Buy: matched at once with the cheapest open offer that fits, else waits',
       description:
         'No credential. The answer carries the match (with its payment challenge) or `match: null` while the intent waits for an offer. A client (address) may hold only so many intents waiting or matched and unpaid at once (429; paying a match frees its place).',
@@ -49,6 +51,7 @@ export const registerIntentRoutes = (app: App, deps: SwapDeps) => {
   const getPath = document(app, {
     method: 'get',
     path: '/v1/intents/{id}',
+    limit: 'read',
     summary: 'An intent and its match id once matched',
     request: { params: IdParam },
     ...freeRead,

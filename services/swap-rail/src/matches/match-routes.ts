@@ -10,6 +10,8 @@ export const registerMatchRoutes = (app: App, deps: SwapDeps) => {
   const getPath = document(app, {
     method: 'get',
     path: '/v1/matches/{id}',
+    // Counted per match: buyers behind one address do not share a limit.
+    limit: { name: 'read', capability: 'match' },
     summary: 'A match: terms, the payment challenge while unpaid, a fresh grant once paid',
     description:
       'The match id is the capability: it is unguessable (uuid v4) and whoever holds it can read the grant. During the redemption window every read hands out a fresh short-lived grant.',
@@ -29,6 +31,7 @@ export const registerMatchRoutes = (app: App, deps: SwapDeps) => {
   const payPathPattern = document(app, {
     method: 'post',
     path: '/v1/matches/{id}/pay',
+    limit: { name: 'challenge', capability: 'match' },
     summary: 'Pay a match: x402 on Base (to the split) or MPP push on Tempo (seller split)',
     description:
       'A bare call returns the 402: PAYMENT-REQUIRED with exactly one Base accept (gross to the split) and WWW-Authenticate: Payment (Tempo, push mode, the seller share as a split). Read it before signing. Paid: the match with its grant.',

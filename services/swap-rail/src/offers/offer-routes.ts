@@ -24,6 +24,7 @@ export const registerOfferRoutes = (app: App, deps: SwapDeps) => {
     method: 'get',
     path: '/v1/offers',
     summary: 'List offers (free read): open ones by default, cheapest first per model',
+    limit: 'read',
     request: { query: ListOffersQuery },
     ...freeRead,
     responses: {
@@ -44,6 +45,8 @@ export const registerOfferRoutes = (app: App, deps: SwapDeps) => {
       method: 'post',
       path: '/v1/offers',
       summary: 'Sell capacity; waiting intents that fit are matched at once',
+      // Nobody presents a credential to post one.
+      limit: 'anonymous-write',
       description:
         'No credential: the offer pays its own payTo, and only payTo can cancel it. The book is bounded: a payTo, and a poster (address), may have only so many open offers at once (429; cancelling one frees a place at once).',
       ...freeRead,
@@ -66,6 +69,7 @@ export const registerOfferRoutes = (app: App, deps: SwapDeps) => {
   const getPath = document(app, {
     method: 'get',
     path: '/v1/offers/{id}',
+    limit: 'read',
     summary: 'One offer (free read)',
     request: { params: IdParam },
     ...freeRead,
@@ -85,6 +89,8 @@ export const registerOfferRoutes = (app: App, deps: SwapDeps) => {
     createRoute({
       method: 'post',
       path: '/v1/offers/{id}/cancel',
+      // A write signed by payTo (the route checks the signature).
+      limit: 'write',
       summary: "Cancel an open offer with payTo's EIP-191 signature over its cancel message",
       description:
         'The message is `Cancel swap-rail offer <id>` (also served as `cancelMessage` by GET /v1/offers/{id}). Matches already formed stay payable.',
