@@ -7,7 +7,7 @@ type Query = <row>(text: string) => Promise<row[]>
  * `persona_id`, `persona_a`, `wallet`, the ledger's `payer`, and the chat's
  * `speaker` (the human's wallet, or `agent:<endpointId>`).
  */
-const HOLDS_SOMEONE = String.raw`(^|_)(owner|persona|wallet|payer|speaker)(_|$)`
+const HOLDS_SOMEONE = '(^|_)(owner|persona|wallet|payer|speaker)(_|$)'
 
 /**
  * Every table of the database (schema `public`) with an owner, persona or
