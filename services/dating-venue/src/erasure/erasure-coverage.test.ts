@@ -59,17 +59,20 @@ describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
         ])
         const declared = [
           ...ERASURE_PARTS,
-          { erases: { erasure_probe: 'deleted', erasure_probe_nulled: 'anonymized' } as const },
+          {
+            by: 'a probe',
+            erases: { erasure_probe: 'deleted', erasure_probe_nulled: 'anonymized' } as const,
+          },
         ]
         expect(await uncoveredTables(query, declared)).toMatchObject({ uncovered: [], unknown: [] })
         expect(
           (
             await uncoveredTables(query, [
               ...ERASURE_PARTS,
-              { erases: { erasure_gone: 'deleted' } },
+              { by: 'a stale part', erases: { erasure_gone: 'deleted' } },
             ])
           ).unknown,
-        ).toEqual(['erasure_gone'])
+        ).toEqual(['erasure_gone (a stale part)'])
       } finally {
         await query(`DROP TABLE erasure_probe, erasure_probe_cascaded, erasure_probe_nulled`)
       }

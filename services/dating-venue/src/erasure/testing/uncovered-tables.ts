@@ -18,7 +18,7 @@ const HOLDS_SOMEONE = '(^|_)(owner|persona|wallet|payer|speaker)(_|$)'
  */
 export const uncoveredTables = async (
   query: Query,
-  parts: ReadonlyArray<{ erases: ErasedTables }>,
+  parts: ReadonlyArray<{ by: string; erases: ErasedTables }>,
 ) => {
   const holding = await query<{ table_name: string; column_name: string }>(
     `SELECT c.table_name, c.column_name FROM information_schema.columns c
@@ -43,10 +43,13 @@ export const uncoveredTables = async (
     ).map((row) => row.table_name),
   )
   const declared = new Map<string, 'deleted' | 'anonymized'>()
-  // A table one part deletes from and another anonymizes is deleted from.
+  const declaredBy = new Map<string, string[]>()
   for (const part of parts)
-    for (const [table, how] of Object.entries(part.erases))
+    for (const [table, how] of Object.entries(part.erases)) {
+      // A table one part deletes from and another anonymizes is deleted from.
       if (declared.get(table) !== 'deleted') declared.set(table, how)
+      declaredBy.set(table, [...(declaredBy.get(table) ?? []), part.by])
+    }
   const deleted = new Set([...declared].filter(([, how]) => how === 'deleted').map(([t]) => t))
   for (let grew = true; grew; ) {
     grew = false
@@ -63,8 +66,11 @@ export const uncoveredTables = async (
   return {
     /** `table (columns)` for each table no part covers. */
     uncovered: [...uncovered].map(([table, columns]) => `${table} (${columns.join(', ')})`),
-    /** Declared tables the schema does not have. */
-    unknown: [...declared.keys()].filter((table) => !tables.has(table)).sort(),
+    /** `table (by)` for each declared table the schema does not have. */
+    unknown: [...declaredBy]
+      .filter(([table]) => !tables.has(table))
+      .map(([table, by]) => `${table} (${by.join(', ')})`)
+      .sort(),
     /** Tables holding someone, for the test to see the scan found them. */
     holding: [...new Set(holding.map((row) => row.table_name))],
   }
