@@ -4,6 +4,7 @@ import * as payments from './index.ts'
 test('behavior: the package exports exactly these values (named, no export *)', () => {
   expect(Object.keys(payments).sort()).toEqual([
     'LEDGER_STATES',
+    'PAYMENT_LEDGER_ERASES',
     'PAYMENT_RECEIPT_HEADER',
     'PAYMENT_REQUIRED_HEADER',
     'PAYMENT_RESPONSE_HEADER',

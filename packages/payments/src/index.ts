@@ -35,6 +35,7 @@ export {
   type AnonymizedPayment,
   anonymizedReference,
   anonymizePayments,
+  PAYMENT_LEDGER_ERASES,
   type PaymentsToAnonymize,
 } from './ledger/anonymize.ts'
 export {

@@ -16,7 +16,7 @@ export {
   pairCandidates,
   pairExact,
 } from './matchmaking/pairing.ts'
-export { postJson } from './matchmaking/post-json.ts'
+export { postJson } from './openai-api/post-json.ts'
 export { grantCredits } from './orders/credits.ts'
 export { signInToChat } from './testing/chat-fixtures.ts'
 export { startChatStandIn } from './testing/chat-stand-in.ts'

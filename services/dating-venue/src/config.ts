@@ -9,8 +9,9 @@ import {
 } from '@agents/service-kit'
 import { z } from 'zod'
 import { EmbeddingsConfig } from './embeddings/index.ts'
-import { GeoConfig } from './geo/index.ts'
-import { IdpConfig, LoginConfig, refineIdpConfig } from './identity/index.ts'
+import { GeoConfig } from './geo/geo-config.ts'
+import { IdpConfig, refineIdpConfig } from './identity/idp-config.ts'
+import { LoginConfig } from './identity/login-config.ts'
 import { VENUE_LIMIT_DEFAULTS } from './limits/limit-defaults.ts'
 
 const flag = z

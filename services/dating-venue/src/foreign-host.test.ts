@@ -2,12 +2,8 @@ import { type AnyPaidItem, decodeBase64Json, sellItem } from '@agents/payments'
 import { hostNamed, mcpToolCall, walkForeignHost } from '@agents/service-kit/bad-input'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { VenueDeps } from './deps.ts'
-import {
-  createLocalIdp,
-  createLocalIssuer,
-  type LocalIdp,
-  type LocalIssuer,
-} from './identity/testing/index.ts'
+import { createLocalIdp, type LocalIdp } from './identity/testing/local-idp.ts'
+import { createLocalIssuer, type LocalIssuer } from './identity/testing/local-issuer.ts'
 import { PAID_ITEMS } from './paid-items.ts'
 import type { Venue } from './start.ts'
 import { signInToChat } from './testing/chat-fixtures.ts'

@@ -2,13 +2,9 @@ import { walkAnswerHeaders, walkBadInput, walkDeepInput } from '@agents/service-
 import { testBackends } from '@agents/service-kit/db'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readConfig } from './config.ts'
-import {
-  createLocalIdp,
-  createLocalIssuer,
-  type LocalIdp,
-  type LocalIssuer,
-  signWebhookBody,
-} from './identity/testing/index.ts'
+import { createLocalIdp, type LocalIdp } from './identity/testing/local-idp.ts'
+import { createLocalIssuer, type LocalIssuer } from './identity/testing/local-issuer.ts'
+import { signWebhookBody } from './identity/webhook-signature.ts'
 import type { Venue } from './start.ts'
 import { type ChatStandIn, startChatStandIn } from './testing/chat-stand-in.ts'
 import { walkCredentials, walkFixtures, walkSamples } from './testing/walk-fixtures.ts'

@@ -28,15 +28,14 @@ import { createSealer } from './db/seal.ts'
 import type { VenueDeps } from './deps.ts'
 import { embedderFromConfig } from './embeddings/index.ts'
 import { createVenueFloorHub } from './floor/floor-hubs.ts'
-import { geoGate, toGeoGateOptions } from './geo/index.ts'
+import { toGeoGateOptions } from './geo/geo-config.ts'
+import { geoGate } from './geo/geo-gate.ts'
 import { studioHoldings } from './holdings/studio-holdings.ts'
-import {
-  createIdpClient,
-  createLoginVerifier,
-  toIdpClientParameters,
-  toLoginVerifierConfig,
-  verifyWebhook,
-} from './identity/index.ts'
+import { createIdpClient } from './identity/idp-client.ts'
+import { toIdpClientParameters } from './identity/idp-config.ts'
+import { toLoginVerifierConfig } from './identity/login-config.ts'
+import { createLoginVerifier } from './identity/login-token.ts'
+import { verifyWebhook } from './identity/webhook.ts'
 import { VENUE_LIMIT_DEFAULTS } from './limits/limit-defaults.ts'
 import { runBeat, scheduledCycleId } from './matchmaking/beat.ts'
 import { FOLLOW_EVERY_MS, followIndex } from './matchmaking/index-follow.ts'

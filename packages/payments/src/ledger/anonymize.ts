@@ -30,6 +30,13 @@ export const checkAnonymizationKey = (key: Uint8Array) => {
   return key
 }
 
+/**
+ * What erasing an owner means for the ledger's table: its payments'
+ * rows stay, anonymized (`anonymizePayments`, or `ledger.anonymize` with the
+ * ledger's key). A service's erasure declares its tables' parts from these.
+ */
+export const PAYMENT_LEDGER_ERASES = { payment_ledger: 'anonymized' } as const
+
 /** Which ledger rows an erasure anonymizes: any row that matches one of these. */
 export type PaymentsToAnonymize = {
   /** References as sold (`x402:...`, `mpp:...`). */

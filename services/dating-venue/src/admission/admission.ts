@@ -13,8 +13,6 @@ import { runChaperone } from './chaperone.ts'
 import { admitPersona, insertPersona } from './persona-state.ts'
 import { type SeatExecutor, type SeatKind, seatKindOf, takeSeat } from './seats.ts'
 
-export { releaseSeat } from './seats.ts'
-
 export type SubmitPersonaParameters = {
   /** Who sent the request, if a credential came with it. */
   actor: Actor | undefined

@@ -1,5 +1,6 @@
-import { rowsOf } from '@agents/service-kit/db'
+import { type AnyTransaction, pgArray, rowsOf } from '@agents/service-kit/db'
 import { and, eq, sql } from 'drizzle-orm'
+import type { ErasedTables } from '../db/erased-tables.ts'
 import { personas } from '../db/schema.ts'
 import { releaseSeat, type SeatExecutor, seatKindOf } from './seats.ts'
 
@@ -127,4 +128,31 @@ export const releaseHeldPersona = async (tx: SeatExecutor, personaId: number) =>
     )
     .returning({ id: personas.id })
   return moved.length > 0
+}
+
+/** A persona of an owner being erased, as the rest of the erasure names it. */
+export type ErasedPersona = { id: number; handle: string; status: PersonaStatus }
+
+/**
+ * What erasing an owner means for `personas` (erasure/erase-owner.ts runs
+ * it in its one transaction): its personas are locked first, so the rest of
+ * the erasure can name them; admitted ones give their (owned) seats back;
+ * then the rows go, and with them, by cascade, their match vectors,
+ * courtship seats and posts.
+ */
+export const personasErasure = {
+  erases: { personas: 'deleted' } satisfies ErasedTables,
+  lock: async (tx: AnyTransaction, ownerId: number) =>
+    rowsOf<ErasedPersona>(
+      await tx.execute(
+        sql`SELECT id, handle, status FROM personas WHERE owner_id = ${ownerId} FOR UPDATE`,
+      ),
+    ),
+  releaseSeats: async (tx: AnyTransaction, erased: readonly ErasedPersona[]) => {
+    // The couples' courtship seats go with the couples (couplesErasure).
+    for (const persona of erased) if (persona.status === 'admitted') await releaseSeat(tx, 'owned')
+  },
+  remove: async (tx: AnyTransaction, personaIds: readonly number[]) => {
+    await tx.execute(sql`DELETE FROM personas WHERE id = ANY(${pgArray(personaIds)}::int[])`)
+  },
 }

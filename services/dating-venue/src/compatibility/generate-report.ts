@@ -1,7 +1,7 @@
 import type { Heart } from '../heart/heart-schema.ts'
 import { heartProse } from '../heart/heart-schema.ts'
-import { chatCompletion } from '../matchmaking/chat-completion.ts'
-import type { ChatSettings } from '../matchmaking/chat-settings.ts'
+import { chatCompletion } from '../matchmaker/chat-completion.ts'
+import type { ChatSettings } from '../matchmaker/chat-settings.ts'
 import type { ReportSignals } from './report-signals.ts'
 
 const SYSTEM = [

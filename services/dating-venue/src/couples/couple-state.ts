@@ -1,6 +1,7 @@
-import { pgArray } from '@agents/service-kit/db'
-import { and, eq, inArray, or, sql } from 'drizzle-orm'
+import { type AnyTransaction, pgArray, rowsOf } from '@agents/service-kit/db'
+import { and, eq, inArray, or, type SQL, sql } from 'drizzle-orm'
 import type { SeatExecutor } from '../admission/seats.ts'
+import type { ErasedTables } from '../db/erased-tables.ts'
 import { couples, courtshipSeats, events } from '../db/schema.ts'
 
 /**
@@ -179,4 +180,53 @@ export const endHeldCouple = async (tx: SeatExecutor, coupleId: number) => {
     ended.map((couple) => couple.id),
   )
   return ended.length > 0
+}
+
+/** The other side of a couple an erasure ends, told as for a withdrawal once it commits. */
+export type EndedPartner = { coupleId: number; personaId: number; handle: string }
+
+const ints = (values: readonly number[]) => sql`${pgArray(values)}::int[]`
+
+/**
+ * What erasing an owner means for `couples` (erasure/erase-owner.ts runs it
+ * in its one transaction). Every couple an erased persona is in is locked
+ * first; one still courting another persona ends as a withdrawal would end
+ * it (its partner told, free for the next beat); then the couples go, their
+ * record and turns holding the erased persona's words, and with them, by
+ * cascade, turns, courtship seats, consents and invites.
+ */
+export const couplesErasure = {
+  erases: { couples: 'deleted' } satisfies ErasedTables,
+  /** The couples of `personaIds`, locked, and the partners whose courtship the erasure ends. */
+  lock: async (tx: AnyTransaction, personaIds: readonly number[]) => {
+    const run = async <row>(query: SQL) => rowsOf<row>(await tx.execute(query))
+    const rows = await run<{ id: number; persona_a: number; persona_b: number; state: string }>(
+      sql`SELECT id, persona_a, persona_b, state FROM couples
+          WHERE persona_a = ANY(${ints(personaIds)}) OR persona_b = ANY(${ints(personaIds)})
+          FOR UPDATE`,
+    )
+    const mine = new Set(personaIds)
+    const partnerIds = rows
+      .filter((couple) => couple.state !== 'withdrawn')
+      .map((couple) => ({
+        coupleId: couple.id,
+        personaId: mine.has(couple.persona_a) ? couple.persona_b : couple.persona_a,
+      }))
+      .filter((partner) => !mine.has(partner.personaId))
+    const handles = new Map(
+      (
+        await run<{ id: number; handle: string }>(
+          sql`SELECT id, handle FROM personas WHERE id = ANY(${ints(partnerIds.map((p) => p.personaId))})`,
+        )
+      ).map((row) => [row.id, row.handle]),
+    )
+    const partners: EndedPartner[] = partnerIds.map((partner) => ({
+      ...partner,
+      handle: handles.get(partner.personaId) ?? '',
+    }))
+    return { coupleIds: rows.map((couple) => couple.id), partners }
+  },
+  remove: async (tx: AnyTransaction, coupleIds: readonly number[]) => {
+    await tx.execute(sql`DELETE FROM couples WHERE id = ANY(${ints(coupleIds)})`)
+  },
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { postOpenAiJson } from '../openai-api/openai-json.ts'
 import { type Embedder, EmbedderUnavailableError } from './embedder.ts'
 import { normalizeVector } from './normalize-vector.ts'
 
@@ -51,7 +52,6 @@ export const createOpenAiEmbedder = ({
   onCall,
 }: CreateOpenAiEmbedderParameters): Embedder => {
   const base = new URL(url)
-  const endpoint = `${url.replace(/\/+$/, '')}/embeddings`
   let learned: number | undefined
   let closed = false
   // close() aborts what is in flight, so a shutdown does not wait for a timeout.
@@ -71,25 +71,17 @@ export const createOpenAiEmbedder = ({
   const send = async (input: string[]): Promise<Float32Array[]> => {
     const controller = new AbortController()
     inFlight.add(controller)
-    const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(timeoutMs)])
     let body: unknown
     try {
-      // One signal for headers and body: a server that stalls mid-body is as
-      // down as one that never answers.
-      const response = await fetch(endpoint, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
-        },
-        body: JSON.stringify({ model, input }),
-        signal,
-      })
-      if (!response.ok) {
-        await response.body?.cancel()
-        throw new EmbedderUnavailableError(`embeddings endpoint answered ${response.status}`)
-      }
-      body = JSON.parse(await response.text())
+      const answered = await postOpenAiJson(
+        { url, apiKey, timeoutMs },
+        'embeddings',
+        { model, input },
+        { fetch, signal: controller.signal },
+      )
+      if (!answered.ok)
+        throw new EmbedderUnavailableError(`embeddings endpoint answered ${answered.status}`)
+      body = answered.body
     } catch (error) {
       if (error instanceof EmbedderUnavailableError) throw error
       throw new EmbedderUnavailableError('embeddings endpoint unreachable or unreadable', {

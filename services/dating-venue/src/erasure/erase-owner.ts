@@ -1,10 +1,13 @@
-import { randomUUID } from 'node:crypto'
-import type { PaymentLedger } from '@agents/payments'
+import { PAYMENT_LEDGER_ERASES, type PaymentLedger } from '@agents/payments'
 import { type AnyTransaction, pgArray, rowsOf } from '@agents/service-kit/db'
 import { type SQL, sql } from 'drizzle-orm'
-import { releaseSeat } from '../admission/seats.ts'
+import { personasErasure } from '../admission/persona-state.ts'
+import { couplesErasure } from '../couples/couple-state.ts'
+import type { ErasedTables } from '../db/erased-tables.ts'
 import type { VenueDeps } from '../deps.ts'
 import { notifyAgent } from '../notify/notify-agent.ts'
+import { creditsErasure } from '../orders/credits.ts'
+import { ordersErasure } from '../orders/order-erasure.ts'
 
 /**
  * Who asked for the erasure, recorded in the `owner_erased` event without
@@ -35,69 +38,34 @@ const namesHandle = (text: string, handle: string) => {
 }
 
 /**
- * The orders of an erased owner, and those of its anonymized payments: the
- * owner, transaction and failure reason cleared, each payment reference
- * replaced by its keyed hash (`anonymized`: reference to hash), an id built
- * from a reference (`<kind>:<reference>`) rebuilt from the hash, and a
- * report's id (`cr:<ownerId>:...`, it names the owner) renamed
- * `cr:erased:<random uuid>`; revenue and credits follow the id. Answers the
- * ids the orders had.
+ * The tables erasure still writes itself, whose writers have no erasure of
+ * their own yet: the owner and its agents' rows, reports, the venue's
+ * notification lines and events that name them, the human chat of its
+ * wallet, and another owner's doc this wallet paid for (its reference's hash).
  */
-const anonymizeOrders = async (
-  tx: AnyTransaction,
-  ownerId: number,
-  anonymized: ReadonlyMap<string, string>,
-) => {
-  const references = texts([...anonymized.keys()])
-  const rows = rowsOf<{
-    id: string
-    payment_reference: string | null
-    settling_reference: string | null
-  }>(
-    await tx.execute(sql`
-      SELECT id, payment_reference, settling_reference FROM orders
-      WHERE owner_id = ${ownerId} OR id LIKE ${`cr:${ownerId}:%`}
-         OR payment_reference = ANY(${references}) OR settling_reference = ANY(${references})
-         OR substr(id, strpos(id, ':') + 1) = ANY(${references})
-      FOR UPDATE`),
-  )
-  const swap = (reference: string | null) =>
-    reference === null ? '' : (anonymized.get(reference) ?? reference)
-  const renamed = rows.map((row) => {
-    const colon = row.id.indexOf(':')
-    const hashed = anonymized.get(row.id.slice(colon + 1))
-    return {
-      from: row.id,
-      to: row.id.startsWith(`cr:${ownerId}:`)
-        ? `cr:erased:${randomUUID()}`
-        : hashed
-          ? `${row.id.slice(0, colon)}:${hashed}`
-          : row.id,
-      payment: swap(row.payment_reference),
-      settling: swap(row.settling_reference),
-    }
-  })
-  const from = texts(renamed.map((order) => order.from))
-  const to = texts(renamed.map((order) => order.to))
-  await tx.execute(sql`
-    UPDATE orders AS o
-    SET id = m.to_id, payment_reference = nullif(m.payment, ''),
-        settling_reference = nullif(m.settling, ''), transaction = NULL, failure_reason = NULL,
-        owner_id = CASE WHEN o.owner_id = ${ownerId} THEN NULL ELSE o.owner_id END
-    FROM unnest(${from}, ${to}, ${texts(renamed.map((order) => order.payment))},
-                ${texts(renamed.map((order) => order.settling))})
-      AS m(from_id, to_id, payment, settling)
-    WHERE o.id = m.from_id`)
-  for (const table of ['revenue', 'credit_events'] as const)
-    await tx.execute(sql`
-      UPDATE ${sql.identifier(table)} AS t SET order_id = m.to_id
-      FROM unnest(${from}, ${to}) AS m(from_id, to_id)
-      WHERE t.order_id = m.from_id AND m.from_id <> m.to_id`)
-  return renamed.map((order) => order.from)
-}
+const ERASED_HERE = {
+  owners: 'deleted',
+  agent_endpoints: 'deleted',
+  reports: 'deleted',
+  posts: 'deleted',
+  events: 'deleted',
+  chat_messages: 'deleted',
+  chat_drafts: 'deleted',
+  chat_usage: 'deleted',
+  chat_sessions: 'deleted',
+  chat_wallets: 'deleted',
+  heart_files: 'anonymized',
+} as const satisfies ErasedTables
 
-/** The partner of each couple ending, to tell after the erasure commits. */
-type Partner = { coupleId: number; personaId: number; handle: string }
+/** Every part of an erasure, by who declares it (erasure-coverage.test.ts checks the schema against them). */
+export const ERASURE_PARTS: ReadonlyArray<{ by: string; erases: ErasedTables }> = [
+  { by: 'admission/persona-state.ts', erases: personasErasure.erases },
+  { by: 'couples/couple-state.ts', erases: couplesErasure.erases },
+  { by: 'orders/order-erasure.ts', erases: ordersErasure.erases },
+  { by: 'orders/credits.ts', erases: creditsErasure.erases },
+  { by: '@agents/payments', erases: PAYMENT_LEDGER_ERASES },
+  { by: 'erasure/erase-owner.ts', erases: ERASED_HERE },
+]
 
 /**
  * Everything of one owner, removed in one transaction (the owner row is
@@ -121,42 +89,15 @@ const eraseInTransaction = async (
   if (!owner) return undefined
   // Chat tables, credits and request keys hold an EVM wallet in lower case.
   const wallet = owner.wallet.startsWith('0x') ? owner.wallet.toLowerCase() : owner.wallet
-  const personas = await run<{ id: number; handle: string; status: string }>(
-    sql`SELECT id, handle, status FROM personas WHERE owner_id = ${ownerId} FOR UPDATE`,
-  )
+  const personas = await personasErasure.lock(tx, ownerId)
   const personaIds = personas.map((persona) => persona.id)
   const endpoints = await run<{ id: number }>(
     sql`SELECT id FROM agent_endpoints WHERE owner_id = ${ownerId} OR persona_id = ANY(${ints(personaIds)})`,
   )
   const endpointIds = endpoints.map((endpoint) => endpoint.id)
-  const coupleRows = await run<{ id: number; persona_a: number; persona_b: number; state: string }>(
-    sql`SELECT id, persona_a, persona_b, state FROM couples
-        WHERE persona_a = ANY(${ints(personaIds)}) OR persona_b = ANY(${ints(personaIds)})
-        FOR UPDATE`,
-  )
-  const coupleIds = coupleRows.map((couple) => couple.id)
-  const mine = new Set(personaIds)
-  const partnerIds = coupleRows
-    .filter((couple) => couple.state !== 'withdrawn')
-    .map((couple) => ({
-      coupleId: couple.id,
-      personaId: mine.has(couple.persona_a) ? couple.persona_b : couple.persona_a,
-    }))
-    .filter((partner) => !mine.has(partner.personaId))
-  const partnerHandles = new Map(
-    (
-      await run<{ id: number; handle: string }>(
-        sql`SELECT id, handle FROM personas WHERE id = ANY(${ints(partnerIds.map((p) => p.personaId))})`,
-      )
-    ).map((row) => [row.id, row.handle]),
-  )
-  const partners: Partner[] = partnerIds.map((partner) => ({
-    ...partner,
-    handle: partnerHandles.get(partner.personaId) ?? '',
-  }))
+  const { coupleIds, partners } = await couplesErasure.lock(tx, personaIds)
 
-  // Its admitted personas give their (owned) seats back; the couples' courtship seats go with them.
-  for (const persona of personas) if (persona.status === 'admitted') await releaseSeat(tx, 'owned')
+  await personasErasure.releaseSeats(tx, personas)
 
   // Reports about its items, and reports it filed.
   const postIds = (
@@ -191,14 +132,7 @@ const eraseInTransaction = async (
   // Orders and payments stay as anonymous amounts. A payment's reference (and every order id
   // built from it) names or points at the paying wallet: the ledger replaces it by its keyed
   // hash (the payments package's anonymizePayments), and each copy here follows.
-  const orders = await run<{
-    id: string
-    payment_reference: string | null
-    settling_reference: string | null
-  }>(
-    sql`SELECT id, payment_reference, settling_reference FROM orders
-        WHERE owner_id = ${ownerId} OR id LIKE ${`cr:${ownerId}:%`}`,
-  )
+  const orders = await ordersErasure.of(tx, ownerId)
   const heartReferences = (
     await run<{ payment_reference: string }>(
       sql`SELECT payment_reference FROM heart_files WHERE owner_id = ${ownerId}`,
@@ -226,7 +160,7 @@ const eraseInTransaction = async (
   for (const reference of references)
     if (!reference.startsWith('erased:') && !anonymized.has(reference))
       anonymized.set(reference, ledger.anonymizedReference(reference))
-  const orderIds = await anonymizeOrders(tx, ownerId, anonymized)
+  const orderIds = await ordersErasure.anonymize(tx, ownerId, anonymized)
   // Another owner's doc this wallet paid for keeps its reference's hash too.
   await tx.execute(sql`
     UPDATE heart_files AS h SET payment_reference = m.anonymized
@@ -253,14 +187,13 @@ const eraseInTransaction = async (
   await tx.execute(sql`DELETE FROM chat_messages WHERE speaker = ANY(${texts(speakers)})`)
   for (const table of ['chat_drafts', 'chat_usage', 'chat_sessions', 'chat_wallets'] as const)
     await tx.execute(sql`DELETE FROM ${sql.identifier(table)} WHERE wallet = ${wallet}`)
-  await tx.execute(sql`DELETE FROM credit_events WHERE wallet = ${wallet}`)
-  await tx.execute(sql`DELETE FROM credit_balances WHERE wallet = ${wallet}`)
+  await creditsErasure.remove(tx, wallet)
 
   // The rest goes by cascade from these rows: heart files, vectors, seats, consents, invites,
   // identity sessions, its posts (boards and the floor), and its couples with their turns.
-  await tx.execute(sql`DELETE FROM couples WHERE id = ANY(${ints(coupleIds)})`)
+  await couplesErasure.remove(tx, coupleIds)
   await tx.execute(sql`DELETE FROM agent_endpoints WHERE id = ANY(${ints(endpointIds)})`)
-  await tx.execute(sql`DELETE FROM personas WHERE id = ANY(${ints(personaIds)})`)
+  await personasErasure.remove(tx, personaIds)
   await tx.execute(sql`DELETE FROM owners WHERE id = ${ownerId}`)
   await tx.execute(
     sql`INSERT INTO events (kind, detail) VALUES ('owner_erased', ${JSON.stringify(recorded)}::jsonb)`,

@@ -1,8 +1,8 @@
 import { testBackends } from '@agents/service-kit/db'
 import { describe, expect, it } from 'vitest'
-import { signWebhookBody } from '../identity/testing/index.ts'
 import { CONTACT_A, CONTACT_B, useEscalationVenue } from '../testing/escalation-fixtures.ts'
 import { TEST_DATABASE_URL, VENUE_TEST_DATABASE } from '../testing.ts'
+import { signWebhookBody } from './webhook-signature.ts'
 
 describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
   'the identity webhook on $name',

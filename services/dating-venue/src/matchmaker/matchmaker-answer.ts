@@ -1,7 +1,7 @@
 import type { OutboundCalls } from '../budget/spend-outbound.ts'
-import { chatCompletion } from '../matchmaking/chat-completion.ts'
-import type { ChatSettings } from '../matchmaking/chat-settings.ts'
 import type { SafetyCheck } from '../safety/index.ts'
+import { chatCompletion } from './chat-completion.ts'
+import type { ChatSettings } from './chat-settings.ts'
 
 const SYSTEM = [
   'You are the matchmaker of an adult-only, text-only dating venue, talking with one member.',

@@ -1,7 +1,7 @@
 import type { Heart } from '../heart/heart-schema.ts'
+import { chatCompletion } from '../matchmaker/chat-completion.ts'
+import type { ChatSettings } from '../matchmaker/chat-settings.ts'
 import { checkMany, type SafetyCheck } from '../safety/index.ts'
-import { chatCompletion } from './chat-completion.ts'
-import type { ChatSettings } from './chat-settings.ts'
 
 /** The line kept when no intro can be written or checked: it says nothing about either heart. */
 export const PLACEHOLDER_INTRO =

@@ -2,7 +2,7 @@ import { pgArray } from '@agents/service-kit/db'
 import { type SQL, sql } from 'drizzle-orm'
 import type { EndpointRow } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
-import { postJsonOutbound } from '../outbound/index.ts'
+import { postJsonOutbound } from '../outbound/post-json-outbound.ts'
 
 export type AgentMessage = { type: string; [key: string]: unknown }
 

@@ -1,5 +1,6 @@
 import type { AnyTransaction } from '@agents/service-kit/db'
 import { eq, sql } from 'drizzle-orm'
+import type { ErasedTables } from '../db/erased-tables.ts'
 import type { VenueDatabase } from '../db/open.ts'
 import { creditBalances, creditEvents } from '../db/schema.ts'
 import { USDC } from './usdc.ts'
@@ -82,4 +83,18 @@ export const creditBalance = async (db: Executor, wallet: string) => {
     .from(creditBalances)
     .where(eq(creditBalances.wallet, wallet.toLowerCase()))
   return row?.credits ?? 0
+}
+
+/**
+ * What erasing an owner means for the credits (erasure/erase-owner.ts runs
+ * it in its one transaction): its wallet's events and balance go. (A refund
+ * event's order id follows its anonymized order: ordersErasure.)
+ */
+export const creditsErasure = {
+  erases: { credit_events: 'deleted', credit_balances: 'deleted' } satisfies ErasedTables,
+  /** `wallet` as the erasure holds it: an EVM address in lower case, as credits store it. */
+  remove: async (tx: AnyTransaction, wallet: string) => {
+    await tx.execute(sql`DELETE FROM credit_events WHERE wallet = ${wallet}`)
+    await tx.execute(sql`DELETE FROM credit_balances WHERE wallet = ${wallet}`)
+  },
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { postOpenAiJson } from '../openai-api/openai-json.ts'
 
 /** An OpenAI-compatible moderation endpoint; `url` is the API base (".../v1"). */
 export const ModerationOptions = z.object({
@@ -39,25 +40,17 @@ const requestModeration = async (
   { url, apiKey, model, timeoutMs }: ResolvedModerationOptions,
   input: string | readonly string[],
 ) => {
-  const endpoint = `${url.replace(/\/+$/, '')}/moderations`
   let body: unknown
   try {
-    // One signal for the whole exchange: a server that sends headers and then
-    // stalls the body is as unavailable as one that never answers.
-    const response = await fetch(endpoint, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
-      },
-      body: JSON.stringify({ model, input }),
-      signal: AbortSignal.timeout(timeoutMs),
-    })
-    if (!response.ok) {
-      await response.body?.cancel()
-      throw new ModerationUnavailableError(`moderation endpoint answered ${response.status}`)
-    }
-    body = JSON.parse(await response.text())
+    const answered = await postOpenAiJson(
+      { url, apiKey, timeoutMs },
+      'moderations',
+      { model, input },
+      { fetch },
+    )
+    if (!answered.ok)
+      throw new ModerationUnavailableError(`moderation endpoint answered ${answered.status}`)
+    body = answered.body
   } catch (error) {
     if (error instanceof ModerationUnavailableError) throw error
     throw new ModerationUnavailableError('moderation endpoint unreachable or unreadable', {

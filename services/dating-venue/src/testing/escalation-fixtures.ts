@@ -2,12 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { TestBackend } from '@agents/service-kit/db'
 import { afterAll, beforeAll, expect } from 'vitest'
-import {
-  createLocalIdp,
-  createLocalIssuer,
-  type LocalIdp,
-  type LocalIssuer,
-} from '../identity/testing/index.ts'
+import { createLocalIdp, type LocalIdp } from '../identity/testing/local-idp.ts'
+import { createLocalIssuer, type LocalIssuer } from '../identity/testing/local-issuer.ts'
 import type { Venue } from '../start.ts'
 import { createAgent, createOwner, HEART } from '../test-helpers.ts'
 import { startTestVenue, TEST_ADMIN_TOKEN } from '../testing.ts'
