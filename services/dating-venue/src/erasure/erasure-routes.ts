@@ -14,6 +14,7 @@ import { authenticate, requireOwner } from '../credentials/actors.ts'
 import { chatSessionOwner } from '../credentials/chat-actor.ts'
 import { owners } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
+import { LIMIT } from '../limits/limit-defaults.ts'
 import { SECURITY } from '../openapi.ts'
 import type { VenueApp, VenueMiddleware, VenueVariables } from '../venue-env.ts'
 import { operatorOfRequest } from '../wallet-session/operator-guard.ts'
@@ -105,7 +106,8 @@ export const registerErasureRoutes = (app: VenueApp, deps: VenueDeps) => {
     path: '/api/owners/{ownerId}',
     summary:
       'Erase an owner: its docs, personas, vectors, couples, consents, invites, identity sessions, chat, credits and agents; orders stay as anonymous amounts',
-    security: [...SECURITY.credential, ...SECURITY.login, ...SECURITY.operator],
+    security: [...SECURITY.credentialOrChat, ...SECURITY.login, ...SECURITY.operator],
+    limit: LIMIT.write,
     description:
       "The operator may also use the console session cookie (`venue_operator`) of an allow-listed wallet; the human of the chat page, its session cookie (`venue_chat`) when the signed-in wallet is the owner's.",
     request: { params: OwnerParams },

@@ -305,12 +305,12 @@ describe.each(testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE))(
       )
       expect(operations.map(({ key }) => key).sort()).toEqual([...declared.keys()].sort())
       // Declaring none counts as `unlisted` (GET read, else write): the kit's own
-      // documents and probes, and erasure (its route file is another change's).
+      // documents and probes.
       expect(
         operations
           .filter(({ key }) => declared.get(key)!.limit === undefined)
           .map(({ key }) => key),
-      ).toEqual(['GET /health', 'GET /openapi.json', 'GET /metrics', 'DELETE /api/owners/:ownerId'])
+      ).toEqual(['GET /health', 'GET /openapi.json', 'GET /metrics'])
       for (const { key, operation } of operations) {
         const limited = declared.get(key)!.limit !== false || key === 'POST /mcp'
         expect(operation.responses['429'] !== undefined, key).toBe(limited)
