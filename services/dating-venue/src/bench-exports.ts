@@ -9,13 +9,9 @@ export type { Heart, Prefs } from './heart/heart-schema.ts'
 export { VENUE_LIMIT_DEFAULTS } from './limits/limit-defaults.ts'
 export { beatOnce } from './matchmaking/beat.ts'
 export { allowedCompiledPair, allowedPair, compileFilter } from './matchmaking/filters.ts'
-export {
-  type PairingCandidate,
-  type PairingStats,
-  pairApproximate,
-  pairCandidates,
-  pairExact,
-} from './matchmaking/pairing.ts'
+export { pairApproximate, pairCandidates, pairExact } from './matchmaking/pairing.ts'
+export type { PairingStats } from './matchmaking/pairing-engine.ts'
+export type { PairingCandidate } from './matchmaking/pairing-matrix.ts'
 export { postJson } from './openai-api/post-json.ts'
 export { grantCredits } from './orders/credits.ts'
 export { signInToChat } from './testing/chat-fixtures.ts'

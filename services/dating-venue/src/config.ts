@@ -13,6 +13,7 @@ import { GeoConfig } from './geo/geo-config.ts'
 import { IdpConfig, refineIdpConfig } from './identity/idp-config.ts'
 import { LoginConfig } from './identity/login-config.ts'
 import { VENUE_LIMIT_DEFAULTS } from './limits/limit-defaults.ts'
+import { EXACT_UP_TO } from './matchmaking/pairing-defaults.ts'
 
 const flag = z
   .enum(['0', '1', 'true', 'false'])
@@ -82,7 +83,7 @@ export const VenueConfig = z
     /** Where the matchmaker saves its kept index after each beat and loads it at start; by default `<DATA_DIR>/match-pool`, none with an in-memory DATA_DIR. */
     VENUE_MATCH_POOL_DIR: z.string().min(1).optional(),
     /** Up to this many candidates the beat pairs by exact search; above it over the kept HNSW index. */
-    VENUE_MATCH_EXACT_UP_TO: z.coerce.number().int().min(0).max(1_000_000).default(2500),
+    VENUE_MATCH_EXACT_UP_TO: z.coerce.number().int().min(0).max(1_000_000).default(EXACT_UP_TO),
     /** The kept index process's niceness (0: the replica's own priority, 19: the lowest). */
     VENUE_MATCH_INDEX_NICENESS: z.coerce.number().int().min(0).max(19).default(10),
     /** ES256 key (PKCS#8 PEM or private JWK) signing what the venue sends agents; per process when unset. */

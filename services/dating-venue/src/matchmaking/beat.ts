@@ -6,7 +6,8 @@ import { formCouples, notifyCouples, writeIntros } from './beat-writes.ts'
 import { breathe, type Candidate, loadCandidates, previousPairs } from './candidates.ts'
 import { syncIndex } from './index-follow.ts'
 import type { PairAnswer } from './index-process.ts'
-import { adjacentPairs, type PairingStats } from './pairing.ts'
+import { adjacentPairs } from './pairing-adjacent.ts'
+import type { PairingStats } from './pairing-engine.ts'
 
 // One beat at a time across replicas (a session-level advisory lock).
 export const BEAT_LOCK = 7_246_010

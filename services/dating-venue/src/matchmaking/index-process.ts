@@ -4,7 +4,8 @@
 // this process's, freed whole when the replica stops holding the index.
 import type { Prefs } from '../heart/heart-schema.ts'
 import { createMatchPool, type HnswOptions, type MatchPool } from './match-pool.ts'
-import { type PairingStats, pairCandidates } from './pairing.ts'
+import { pairCandidates } from './pairing.ts'
+import type { PairingStats } from './pairing-engine.ts'
 
 export type IndexInit = { modelId: string; dir?: string | undefined; hnsw: HnswOptions }
 

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path'
 import { Index, MetricKind, ScalarKind } from 'usearch'
 import { localityOrder } from './locality-order.ts'
+import { EXACT_UP_TO } from './pairing-defaults.ts'
 
 /**
  * HNSW settings. Defaults measured on 50,000 × 512-d clustered personas
@@ -68,7 +69,7 @@ export const HNSW_DEFAULTS = {
   exactPerK: 48,
   threads: 0,
   localInsert: 0.5,
-  exactUpTo: 2500,
+  exactUpTo: EXACT_UP_TO,
   keptNeighbours: 48,
 } satisfies Required<HnswOptions>
 

@@ -1,7 +1,8 @@
 import { seededRandom } from '@agents/service-kit'
 import { expect, test } from 'vitest'
 import type { Prefs } from '../heart/heart-schema.ts'
-import { type PairingCandidate, pairApproximate, pairExact } from './pairing.ts'
+import { pairApproximate, pairExact } from './pairing.ts'
+import type { PairingCandidate } from './pairing-matrix.ts'
 
 /** 512-d vectors around 50 centres with noise as large as the centre (same-cluster cosine ~0.5). */
 const clustered = (count: number, seed: number): PairingCandidate[] => {

@@ -1,14 +1,9 @@
 import { seededRandom } from '@agents/service-kit'
 import { expect, test } from 'vitest'
 import type { Prefs } from '../heart/heart-schema.ts'
-import {
-  type PairingCandidate,
-  PairingInputError,
-  type PairingStats,
-  pairApproximate,
-  pairCandidates,
-  pairExact,
-} from './pairing.ts'
+import { pairApproximate, pairCandidates, pairExact } from './pairing.ts'
+import type { PairingStats } from './pairing-engine.ts'
+import { type PairingCandidate, PairingInputError } from './pairing-matrix.ts'
 import { referencePairs } from './pairing-reference.ts'
 
 /** A unit vector in the plane at `degrees`: similarities are cosines of angle differences. */

@@ -1,16 +1,8 @@
 import { createMatchPool, type HnswOptions, type MatchPool } from './match-pool.ts'
+import { EXACT_UP_TO } from './pairing-defaults.ts'
 import { matchMutualBest, type PairingStats } from './pairing-engine.ts'
 import { type AllowedIds, type PairingCandidate, packCandidates } from './pairing-matrix.ts'
 import { createExactSource, createPoolSource } from './pairing-neighbours.ts'
-
-export { type AdjacentCandidate, adjacentPairs } from './pairing-adjacent.ts'
-export type { PairingStats } from './pairing-engine.ts'
-export {
-  type AllowedIds,
-  type PairingCandidate,
-  PairingInputError,
-  similarity,
-} from './pairing-matrix.ts'
 
 type CommonOptions = {
   /**
@@ -100,7 +92,7 @@ export const pairApproximate = (
  */
 export const pairCandidates = (
   candidates: readonly PairingCandidate[],
-  { exactUpTo = 2500, ...options }: PairCandidatesOptions = {},
+  { exactUpTo = EXACT_UP_TO, ...options }: PairCandidatesOptions = {},
 ): [number, number][] =>
   candidates.length <= exactUpTo
     ? pairExact(candidates, options)
