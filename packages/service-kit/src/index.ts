@@ -97,6 +97,16 @@ export {
   type PublicUrlOptions,
 } from './outbound.ts'
 export { parseInput } from './parse-input.ts'
+export {
+  answerOf,
+  isRefusal,
+  type Refusal,
+  Refused,
+  refusal,
+  refusalBody,
+  refusalResponse,
+  returnRefusal,
+} from './refusal.ts'
 export { startRoundRobinProxy } from './round-robin-proxy.ts'
 export { ROW_ID_MAX, RowId, RowIdParam } from './row-id.ts'
 export { NUL_MESSAGE, SafeText } from './safe-text.ts'

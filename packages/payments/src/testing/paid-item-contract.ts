@@ -7,7 +7,8 @@ import type { AnyPaidItem, PaidItem, PaidItemDeps } from '../paid-item/define-pa
 import { kindsWithoutItem, productsOf } from '../paid-item/products-of.ts'
 import { sellItem } from '../paid-item/sell-item.ts'
 import { reconcilePayments } from '../reconcile.ts'
-import { type SaleAnswer, saleResponse } from '../sale-response.ts'
+import type { SaleAnswer } from '../sale-answer.ts'
+import { saleResponse } from '../sale-response.ts'
 import type { PaymentReceipt, Price } from '../types.ts'
 
 /** One paid item of a service, as its contract test sees it. */

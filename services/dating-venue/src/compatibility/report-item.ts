@@ -5,6 +5,7 @@ import {
   type SaleAnswer,
   type SaleProduct,
 } from '@agents/payments'
+import { refusal } from '@agents/service-kit'
 import type { AnyTransaction } from '@agents/service-kit/db'
 import { and, eq } from 'drizzle-orm'
 import { events, orders, owners } from '../db/schema.ts'
@@ -165,14 +166,12 @@ export const reportHooks = (
       const existing = await existingReport(tx, order.orderId)
       if (existing) return existing
     }
-    return {
-      status: 409,
-      body: {
-        error: 'another payment for this order is being settled; retry shortly',
-        orderId: order.orderId,
-      },
-      headers: { 'retry-after': '2' },
-    }
+    return refusal(
+      409,
+      'another payment for this order is being settled; retry shortly',
+      { orderId: order.orderId },
+      { 'retry-after': '2' },
+    )
   },
   release: (tx, order, reference) =>
     releaseOrder(tx, order.orderId, reference, 'payment failed before it settled'),
