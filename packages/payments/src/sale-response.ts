@@ -1,4 +1,4 @@
-import { isRefusal, refusalResponse } from '@agents/service-kit'
+import { isRefusal, type Refusal, refusalResponse } from '@agents/service-kit'
 import type { SaleAnswer } from './sale-answer.ts'
 import type { SaleOutcome } from './sale-outcome.ts'
 import type { PaymentReceipt } from './types.ts'
@@ -8,7 +8,7 @@ export type SaleResponseOptions<fulfilment> = {
   answer?: (
     fulfilment: fulfilment,
     receipt: PaymentReceipt,
-  ) => SaleAnswer | Response | Promise<SaleAnswer | Response>
+  ) => SaleAnswer | Refusal | Response | Promise<SaleAnswer | Refusal | Response>
 }
 
 const PENDING_ERRORS = {
@@ -41,9 +41,7 @@ export const saleResponse = async <fulfilment>(
     case 'payer-refused':
       return refusalResponse(outcome.refusal)
     case 'hold-refused':
-      return isRefusal(outcome.refusal)
-        ? refusalResponse(outcome.refusal)
-        : saleAnswerResponse(outcome.refusal)
+      return saleAnswerResponse(outcome.refusal)
     case 'pending':
       return Response.json(
         {
@@ -63,9 +61,12 @@ export const saleResponse = async <fulfilment>(
   }
 }
 
-/** A route's answer given as data, as a `Response`. */
-export const saleAnswerResponse = ({ status, body, headers }: SaleAnswer) =>
-  Response.json(body, { status, ...(headers ? { headers } : {}) })
+/** A route's answer given as data (a refusal included), as a `Response`. */
+export const saleAnswerResponse = (answer: SaleAnswer | Refusal) => {
+  if (isRefusal(answer)) return refusalResponse(answer)
+  const { status, body, headers } = answer
+  return Response.json(body, { status, ...(headers ? { headers } : {}) })
+}
 
 /**
  * The answer with the receipt header, set in place: a copy would turn a

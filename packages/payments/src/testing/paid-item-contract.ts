@@ -1,3 +1,4 @@
+import type { Refusal } from '@agents/service-kit'
 import { rowsOf } from '@agents/service-kit/db'
 import { sql } from 'drizzle-orm'
 import { expect, test } from 'vitest'
@@ -21,7 +22,10 @@ export type PaidItemContractTarget<deps extends PaidItemDeps, order, fulfilment>
   /** A fresh order its hold takes and its delivery fulfils (fixtures made by the caller). */
   order: () => Promise<order>
   /** How the route answers a delivery (its `saleResponse` answer). */
-  answer: (fulfilment: fulfilment, receipt: PaymentReceipt) => SaleAnswer | Promise<SaleAnswer>
+  answer: (
+    fulfilment: fulfilment,
+    receipt: PaymentReceipt,
+  ) => SaleAnswer | Refusal | Promise<SaleAnswer | Refusal>
   /** The price its documents state (atomic units), read from the documents. */
   documentedPrice: () => Promise<bigint>
   /** The route's own 402, when a bare request reaches it without a chain. */

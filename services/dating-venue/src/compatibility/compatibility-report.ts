@@ -42,7 +42,7 @@ export type BuyReportParams = {
 
 export type BuyReportOutcome =
   | { ok: true; outcome: SaleOutcome<ReportFulfilment> }
-  | { ok: true; paidToday: SaleAnswer }
+  | { ok: true; paidToday: SaleAnswer | Refusal<502> }
   | Refusal<403 | 404 | 409>
 
 /**
