@@ -1,3 +1,4 @@
+export { componentNameClashes } from './component-clashes.ts'
 export {
   BaseUrl,
   CommaList,

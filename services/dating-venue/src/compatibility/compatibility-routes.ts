@@ -47,12 +47,8 @@ const Credited = z
       .int()
       .openapi({ description: 'chat credits added to the owner (25 per USDC)' }),
   })
+  .strict()
   .openapi('ReportCredited')
-
-  .openapi('PaymentChallenge', {
-    description:
-      'x402 v1 legacy body (plus PAYMENT-REQUIRED and WWW-Authenticate: Payment headers), or `payment not verified` with the reason',
-  })
 
 /** The paid compatibility report. */
 export const registerCompatibilityRoutes = (app: VenueApp, deps: VenueDeps) => {

@@ -57,7 +57,7 @@ export const registerChatAskRoutes = (app: VenueApp, deps: VenueDeps) => {
           'a message to pay for that the safety check withholds: refused, nothing charged',
         ),
         502: json(
-          z.object({ error: z.string(), orderId: z.string(), credited: z.number().int() }),
+          z.object({ error: z.string(), orderId: z.string(), credited: z.number().int() }).strict(),
           'paid, but the matchmaker could not answer: credited',
         ),
         ...errors({

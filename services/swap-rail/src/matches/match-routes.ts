@@ -42,7 +42,12 @@ export const registerMatchRoutes = (app: App, deps: SwapDeps) => {
     },
     responses: {
       200: json(MatchView, 'paid: the match with its grant'),
-      402: json(z.object({ error: z.string() }).passthrough(), 'payment required or not verified'),
+      402: json(
+        z
+          .object({ error: z.string(), reason: z.string().optional(), detail: z.string().optional() })
+          .strict(),
+        'payment required or not verified',
+      ),
       ...errors({
         400: 'invalid id',
         404: 'no such match',
