@@ -105,6 +105,7 @@ export {
   Refused,
   refusal,
   refusalBody,
+  refusalOf,
   refusalResponse,
   returnRefusal,
 } from './refusal.ts'

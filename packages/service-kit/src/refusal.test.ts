@@ -2,7 +2,15 @@ import { describe, expect, test } from 'vitest'
 import { createApp } from './create-app.ts'
 import { ApiError } from './errors.ts'
 import { createLogger } from './logger.ts'
-import { answerOf, isRefusal, Refused, refusal, refusalResponse, returnRefusal } from './refusal.ts'
+import {
+  answerOf,
+  isRefusal,
+  Refused,
+  refusal,
+  refusalOf,
+  refusalResponse,
+  returnRefusal,
+} from './refusal.ts'
 
 describe('refusal', () => {
   test('behavior: carries status, error, extras and headers, and only what was given', () => {
@@ -47,6 +55,18 @@ describe('refusal', () => {
       message: 'slow down',
       extras: { limit: 'read' },
       headers: { 'Retry-After': '3' },
+    })
+  })
+
+  test("behavior: refusalOf returns an ApiError built elsewhere (a limit's 429) with its message, fields and headers", () => {
+    expect(
+      refusalOf(new ApiError(429, 'too many', { limit: 'read' }, { 'Retry-After': '5' })),
+    ).toEqual({
+      ok: false,
+      status: 429,
+      error: 'too many',
+      extras: { limit: 'read' },
+      headers: { 'Retry-After': '5' },
     })
   })
 

@@ -59,6 +59,13 @@ export const returnRefusal = async <value>(
   }
 }
 
+/**
+ * An `ApiError` built elsewhere (a limit's 429, with its message, fields and
+ * headers) as a refusal to return instead of throw.
+ */
+export const refusalOf = (error: ApiError): Refusal =>
+  refusal(error.status, error.message, error.extras, error.headers)
+
 /** Whether a logic function's outcome is a refusal. */
 export const isRefusal = (outcome: unknown): outcome is Refusal =>
   typeof outcome === 'object' &&

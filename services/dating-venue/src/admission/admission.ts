@@ -1,4 +1,4 @@
-import { type LimitDecision, type Refusal, refusal, TooManyRequests } from '@agents/service-kit'
+import { type Refusal, refusal, refusalOf, TooManyRequests } from '@agents/service-kit'
 import { isUniqueViolation, rowsOf } from '@agents/service-kit/db'
 import { and, sql } from 'drizzle-orm'
 import { bindEndpointToPersona } from '../agents/endpoint-state.ts'
@@ -32,12 +32,6 @@ const handleTaken = refusal(400, ADMISSION_ERRORS.invalidPersona, {
 })
 
 const endpointBound = refusal(409, ADMISSION_ERRORS.endpointBound)
-
-/** The anonymous-persona limit's 429, as the kit's limits answer it (message, fields, headers). */
-const limited = (decision: LimitDecision) => {
-  const { message, extras, headers } = new TooManyRequests(decision)
-  return refusal(429, message, extras, headers)
-}
 
 /** Thrown inside the admission transaction to roll it back. */
 class EndpointAlreadyBound extends Error {}
@@ -96,7 +90,8 @@ export const submitPersona = async (
     const decision = await deps.budget.anonymousPersonas.take('anonymous-persona', client)
     if (!decision.allowed) {
       deps.metrics.limited.inc({ limit: decision.name })
-      return limited(decision)
+      // The 429 the kit's limits answer (message, fields, headers), returned.
+      return refusalOf(new TooManyRequests(decision)) as Refusal<429>
     }
   }
   await spendOutbound(deps, spenderFor(client, { owned: kind === 'owned' }), {

@@ -44,7 +44,11 @@ export const registerMatchRoutes = (app: App, deps: SwapDeps) => {
       200: json(MatchView, 'paid: the match with its grant'),
       402: json(
         z
-          .object({ error: z.string(), reason: z.string().optional(), detail: z.string().optional() })
+          .object({
+            error: z.string(),
+            reason: z.string().optional(),
+            detail: z.string().optional(),
+          })
           .strict(),
         'payment required or not verified',
       ),

@@ -60,7 +60,7 @@ export const registerOfferRoutes = (app: App, deps: SwapDeps) => {
       },
     }),
     async (c, body) =>
-      c.json(await postOffer(deps, { ...body, client: bookClientOf(c, deps) }), 201),
+      c.json(answerOf(await postOffer(deps, { ...body, client: bookClientOf(c, deps) })), 201),
     { validationMessage: 'invalid offer' },
   )
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { ApiError, checkPublicUrl, type Refusal, refusal } from '@agents/service-kit'
+import { checkPublicUrl, type Refusal, refusal, refusalOf } from '@agents/service-kit'
 import { and, asc, eq, type SQL } from 'drizzle-orm'
 import { type Address, getAddress, verifyMessage, zeroAddress } from 'viem'
 import { type MatchRow, type OfferRow, offers } from '../db/schema.ts'
@@ -159,18 +159,17 @@ export const cancelOffer = async (
 
 /**
  * POST /v1/offers and swap_create_offer: the endpoint rule, then the offer
- * and any matches it made; a full book bound is a 429 (`BookFull`).
+ * and any matches it made; refused: an endpoint against the rule (400), a
+ * full book bound (429, `BookFull`).
  */
 export const postOffer = async (deps: SwapDeps, body: CreateOfferParameters) => {
   const problem = endpointProblem(body.endpoint, deps.devEndpointHosts)
   if (problem)
-    throw new ApiError(400, 'invalid offer', {
-      issues: [{ path: ['endpoint'], message: problem }],
-    })
+    return refusal(400, 'invalid offer', { issues: [{ path: ['endpoint'], message: problem }] })
   const created = await createOffer(deps, body)
   if ('refused' in created) {
     deps.bounds.onFull?.(created.refused.bound)
-    throw new BookFull(created.refused, deps.windows.offerTtlSeconds)
+    return refusalOf(new BookFull(created.refused, deps.windows.offerTtlSeconds))
   }
   const { offer, matches } = created
   return {
