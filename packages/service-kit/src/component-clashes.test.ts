@@ -34,8 +34,23 @@ test('behavior: a clash nested in a field and across routes is reported', () => 
   expect(componentNameClashes(app)).toEqual(['Challenge: registered by 2 different schemas'])
 })
 
-test('default: one schema used by many routes, and distinct names, are not clashes', () => {
+test('behavior: a named schema used as is and, elsewhere, nullable with its own description is a clash', () => {
   const app = new OpenAPIHono()
+  app.openAPIRegistry.registerPath(routeAnswering('/a', { 402: Challenge }))
+  app.openAPIRegistry.registerPath(
+    routeAnswering('/b', {
+      200: z.object({ challenge: Challenge.nullable().openapi({ description: 'or none' }) }),
+    }),
+  )
+  expect(componentNameClashes(app)).toEqual(['Challenge: registered by 2 different schemas'])
+})
+
+test('default: one schema used by many routes, distinct names, and a named schema used only nullable are not clashes', () => {
+  const app = new OpenAPIHono()
+  const Grant = z.object({ bearer: z.string() }).openapi('Grant')
+  app.openAPIRegistry.registerPath(
+    routeAnswering('/c', { 200: z.object({ grant: Grant.nullable() }) }),
+  )
   const Credited = z.object({ error: z.string(), credited: z.number() }).openapi('Credited')
   app.openAPIRegistry.registerPath(routeAnswering('/a', { 402: Challenge }))
   app.openAPIRegistry.registerPath(routeAnswering('/b', { 402: Challenge, 502: Credited }))

@@ -85,23 +85,34 @@ const componentOf = (schema: ZodNode) => {
  */
 export const componentNameClashes = (app: Pick<App, 'openAPIRegistry'>): string[] => {
   const seen = new Set<ZodNode>()
+  const seenInside = new Set<ZodNode>()
   const forms = new Map<string, Set<string>>()
-  const visit = (schema: unknown) => {
+  const components = new Map<ZodNode, ReturnType<typeof componentOf>>()
+  const generated = (schema: ZodNode) => {
+    if (!components.has(schema)) {
+      try {
+        components.set(schema, componentOf(schema))
+      } catch {
+        // A schema the generator cannot write alone (a bare effect) names nothing here.
+        components.set(schema, undefined)
+      }
+    }
+    return components.get(schema)
+  }
+  // `named`: the name of the schema this one sits in. `Grant.nullable()` keeps the name
+  // Grant and is written whole: the Grant inside it is not referenced on its own.
+  const visit = (schema: unknown, named?: string) => {
     if (!isZod(schema) || seen.has(schema)) return
-    seen.add(schema)
-    let component: ReturnType<typeof componentOf>
-    try {
-      component = componentOf(schema)
-    } catch {
-      // A schema the generator cannot write alone (a bare effect) names nothing here.
-      component = undefined
+    const component = generated(schema)
+    const inside = component !== undefined && component.name === named
+    if (inside ? seenInside.has(schema) : seen.has(schema)) return
+    ;(inside ? seenInside : seen).add(schema)
+    if (component && !inside) {
+      const jsons = forms.get(component.name) ?? new Set<string>()
+      jsons.add(component.json)
+      forms.set(component.name, jsons)
     }
-    if (component) {
-      const named = forms.get(component.name) ?? new Set<string>()
-      named.add(component.json)
-      forms.set(component.name, named)
-    }
-    for (const child of childrenOf(schema)) visit(child)
+    for (const child of childrenOf(schema)) visit(child, component?.name)
   }
   for (const schema of registeredSchemas(app.openAPIRegistry.definitions as Definition[]))
     visit(schema)
