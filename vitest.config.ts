@@ -2,7 +2,7 @@ import { configDefaults, defineConfig } from 'vitest/config'
 
 /**
  * Test tiers, chosen by file name so that a file says what it needs:
- * - `unit`: the packages' tests (libraries, in-process, no chain).
+ * - `unit`: the packages' tests (libraries, in-process, no chain) and the lint scripts'.
  * - `http`: the services' tests, through real HTTP, on PGlite (and
  *   PostgreSQL when TEST_DATABASE_URL is set), no chain.
  * - `chain` (`*.chain.test.ts`): real payments on the run's one devnet.
@@ -37,7 +37,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['packages/*/src/**/*.test.ts', 'ops/**/*.test.ts'],
+          include: ['packages/*/src/**/*.test.ts', 'ops/**/*.test.ts', 'scripts/*.test.ts'],
           exclude: notTiered,
           // One module graph per worker instead of one per file: no test
           // mocks modules or globals, and importing a service (4-7 s of its

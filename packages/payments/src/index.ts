@@ -71,10 +71,10 @@ export { type SaleTermsOverrides, saleTermsOf } from './paid-item/sale-terms-of.
 export { type SellItemParameters, sellItem } from './paid-item/sell-item.ts'
 export type { PaymentsDeps, PaymentsLogger } from './payments-deps.ts'
 export { PaymentsEnv, paymentsFromEnv } from './payments-from-env.ts'
-export type { ProductRefusal } from './product-refusal.ts'
 export { receiptFromChain, receiptHeader } from './receipts.ts'
 export { type ReconcileResult, reconcilePayments, startReconciler } from './reconcile.ts'
 export { ResourceUrlError, resourceUrl } from './resource-url.ts'
+export type { HoldAnswer, SaleAnswer } from './sale-answer.ts'
 export type { PaymentRefusal, SaleOutcome } from './sale-outcome.ts'
 export type {
   AnyProduct,
@@ -83,7 +83,7 @@ export type {
   SaleTerms,
   SellParameters,
 } from './sale-product.ts'
-export { type SaleAnswer, type SaleResponseOptions, saleResponse } from './sale-response.ts'
+export { type SaleResponseOptions, saleAnswerResponse, saleResponse } from './sale-response.ts'
 export { sell } from './sell.ts'
 export type { Network, PaymentReceipt, Price, Resource, X402Rail } from './types.ts'
 export { verifyAhead } from './verify-ahead.ts'

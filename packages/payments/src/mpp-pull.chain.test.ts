@@ -1,5 +1,6 @@
 import { type Devnet, serveLocal } from '@agents/devnet'
 import { sharedDevnet } from '@agents/devnet/testing'
+import { refusal } from '@agents/service-kit'
 import { Hono } from 'hono'
 import { Mppx as ClientMppx, tempo as clientTempo } from 'mppx/client'
 import { createClient, http, keccak256 } from 'viem'
@@ -69,9 +70,7 @@ beforeAll(async () => {
       requestKey: `mine:${item}`,
       mppModes: ['pull'],
       payer: (payer) =>
-        payer.toLowerCase() === wallet.toLowerCase()
-          ? undefined
-          : { status: 403, body: { error: 'not your wallet' } },
+        payer.toLowerCase() === wallet.toLowerCase() ? undefined : refusal(403, 'not your wallet'),
     })
     return saleResponse(outcome, { answer: testAnswer })
   })

@@ -1,6 +1,7 @@
+import type { Refusal } from '@agents/service-kit'
 import type { PaymentChallenge } from './challenge.ts'
 import type { PaymentReason } from './errors.ts'
-import type { ProductRefusal } from './product-refusal.ts'
+import type { HoldAnswer } from './sale-answer.ts'
 import type { PaymentReceipt } from './types.ts'
 
 /** Why a payment was not accepted: a stable reason and a sentence for the payer. */
@@ -21,8 +22,8 @@ export type PaymentRefusal = { reason: PaymentReason; detail: string }
 export type SaleOutcome<fulfilment = unknown> =
   | { type: 'challenge'; challenge: PaymentChallenge }
   | ({ type: 'refused'; challenge: PaymentChallenge } & PaymentRefusal)
-  | { type: 'payer-refused'; refusal: ProductRefusal }
-  | { type: 'hold-refused'; refusal: ProductRefusal }
+  | { type: 'payer-refused'; refusal: Refusal }
+  | { type: 'hold-refused'; refusal: HoldAnswer }
   | { type: 'pending'; reference: string; why: 'busy' | 'unknown'; retryAfter: number }
   | {
       type: 'delivered'

@@ -1,6 +1,7 @@
+import type { Refusal } from '@agents/service-kit'
 import type { LedgerTx } from './ledger/ledger.ts'
 import type { MppModes } from './mpp/create-mpp-adapter.ts'
-import type { ProductRefusal } from './product-refusal.ts'
+import type { HoldAnswer } from './sale-answer.ts'
 import type { PaymentReceipt, Price, Resource } from './types.ts'
 
 /**
@@ -15,9 +16,10 @@ export type SaleProduct<order, fulfilment> = {
   kind: string
   /**
    * Reserves what is sold, in the claim's transaction (the swap rail's match
-   * lease). A refusal refuses the sale before any money moves.
+   * lease). A refusal (or the answer an earlier payment bought) ends the
+   * sale before any money moves.
    */
-  hold?: (tx: LedgerTx, order: order, reference: string) => Promise<ProductRefusal | undefined>
+  hold?: (tx: LedgerTx, order: order, reference: string) => Promise<HoldAnswer | undefined>
   /** Gives the reservation back: the payment failed and nothing moved. */
   release?: (tx: LedgerTx, order: order, reference: string) => Promise<void>
   /** Delivers, at most once per payment; what it returns is kept and answers every retry. */
@@ -53,5 +55,5 @@ export type SellParameters<order, fulfilment> = SaleTerms & {
    * the facilitator) and MPP pull (the signer recovered from the transaction).
    * An MPP push payer is only the credential's claim, and has paid already.
    */
-  payer?: (payer: string) => ProductRefusal | undefined
+  payer?: (payer: string) => Refusal | undefined
 }

@@ -1,15 +1,14 @@
+import { isRefusal, type Refusal, refusalResponse } from '@agents/service-kit'
+import type { SaleAnswer } from './sale-answer.ts'
 import type { SaleOutcome } from './sale-outcome.ts'
 import type { PaymentReceipt } from './types.ts'
-
-/** A route's answer as data: the status, the JSON body, any headers. */
-export type SaleAnswer = { status: number; body: unknown; headers?: Record<string, string> }
 
 export type SaleResponseOptions<fulfilment> = {
   /** How the route answers a delivery (the receipt header is added); `200` with the fulfilment by default. */
   answer?: (
     fulfilment: fulfilment,
     receipt: PaymentReceipt,
-  ) => SaleAnswer | Response | Promise<SaleAnswer | Response>
+  ) => SaleAnswer | Refusal | Response | Promise<SaleAnswer | Refusal | Response>
 }
 
 const PENDING_ERRORS = {
@@ -40,8 +39,9 @@ export const saleResponse = async <fulfilment>(
     case 'refused':
       return outcome.challenge.respond({ reason: outcome.reason, detail: outcome.detail })
     case 'payer-refused':
+      return refusalResponse(outcome.refusal)
     case 'hold-refused':
-      return jsonResponse(outcome.refusal)
+      return saleAnswerResponse(outcome.refusal)
     case 'pending':
       return Response.json(
         {
@@ -53,7 +53,7 @@ export const saleResponse = async <fulfilment>(
       )
     case 'delivered': {
       const answered = await answer(outcome.fulfilment, outcome.receipt)
-      const response = answered instanceof Response ? answered : jsonResponse(answered)
+      const response = answered instanceof Response ? answered : saleAnswerResponse(answered)
       return withHeader(response, outcome.receiptHeader)
     }
     default:
@@ -61,8 +61,12 @@ export const saleResponse = async <fulfilment>(
   }
 }
 
-const jsonResponse = ({ status, body, headers }: SaleAnswer) =>
-  Response.json(body, { status, ...(headers ? { headers } : {}) })
+/** A route's answer given as data (a refusal included), as a `Response`. */
+export const saleAnswerResponse = (answer: SaleAnswer | Refusal) => {
+  if (isRefusal(answer)) return refusalResponse(answer)
+  const { status, body, headers } = answer
+  return Response.json(body, { status, ...(headers ? { headers } : {}) })
+}
 
 /**
  * The answer with the receipt header, set in place: a copy would turn a

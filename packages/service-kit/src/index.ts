@@ -1,3 +1,4 @@
+export { componentNameClashes } from './component-clashes.ts'
 export {
   BaseUrl,
   CommaList,
@@ -117,6 +118,17 @@ export {
 } from './outbound.ts'
 export { parseInput } from './parse-input.ts'
 export { type AnswerHeaders, type RequestRecord, recordRequest } from './record-request.ts'
+export {
+  answerOf,
+  isRefusal,
+  type Refusal,
+  Refused,
+  refusal,
+  refusalBody,
+  refusalOf,
+  refusalResponse,
+  returnRefusal,
+} from './refusal.ts'
 export { startRoundRobinProxy } from './round-robin-proxy.ts'
 export { ROW_ID_MAX, RowId, RowIdParam } from './row-id.ts'
 export { NUL_MESSAGE, SafeText } from './safe-text.ts'

@@ -6,6 +6,7 @@ import { createApp } from './create-app.ts'
 import { ApiError } from './errors.ts'
 import { createLogger } from './logger.ts'
 import { defineMcpTool, mountMcp } from './mcp.ts'
+import { refusal } from './refusal.ts'
 import type { RunningServer } from './serve.ts'
 import { startTestServer } from './testing.ts'
 
@@ -27,6 +28,7 @@ mountMcp(app, {
       validationMessage: 'invalid sum',
       handler: ({ a, b }) => {
         if (a < 0) throw new ApiError(400, 'negative', { field: 'a' })
+        if (b < 0) return refusal(422, 'negative', { field: 'b' })
         return { sum: a + b }
       },
     }),
@@ -70,13 +72,19 @@ test('behavior: a call returns structured content', async () => {
   expect(result.structuredContent).toEqual({ sum: 5 })
 })
 
-test('behavior: ApiError and bad arguments are tool errors, not transport errors', async () => {
+test('behavior: ApiError, a returned Refusal and bad arguments are tool errors, not transport errors', async () => {
   const refused = await client.callTool({ name: 'add', arguments: { a: -1, b: 3 } })
   expect(refused.isError).toBe(true)
   expect(JSON.parse((refused.content as Array<{ text: string }>)[0]!.text)).toEqual({
     error: 'negative',
     field: 'a',
   })
+  const returned = await client.callTool({ name: 'add', arguments: { a: 1, b: -3 } })
+  expect(returned.isError).toBe(true)
+  expect(returned.structuredContent).toBeUndefined()
+  expect((returned.content as Array<{ text: string }>)[0]!.text).toBe(
+    '{"field":"b","error":"negative"}',
+  )
   const invalid = await client.callTool({ name: 'add', arguments: { a: 'x' } })
   expect(invalid.isError).toBe(true)
 })

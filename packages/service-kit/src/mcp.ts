@@ -11,6 +11,7 @@ import type { LimitDecision } from './limits/limits.ts'
 import { LIMIT_HEADERS } from './limits/openapi-limits.ts'
 import type { Logger } from './logger.ts'
 import { document, errors, json } from './openapi.ts'
+import { isRefusal, refusalBody } from './refusal.ts'
 import { sanitizeError } from './sanitize-error.ts'
 import { isUnavailable } from './unavailable.ts'
 
@@ -24,7 +25,7 @@ export type McpTool<input extends z.ZodObject = z.ZodObject> = {
   validationMessage?: string
   /** The request limit a call counts against, as its HTTP route does (`mountMcp`'s `limits`). */
   limit?: string
-  /** Returns the tool's JSON result; an `ApiError` becomes an MCP tool error. */
+  /** Returns the tool's JSON result; a `Refusal` it returns (or an `ApiError` it throws) becomes an MCP tool error. */
   handler: (input: z.output<input>, context: McpCallContext) => unknown | Promise<unknown>
 }
 
@@ -71,8 +72,8 @@ const toolResult = (value: unknown, isError = false) => ({
 
 /**
  * Runs one tool call and answers what the HTTP route would: the result; for
- * bad arguments `{ error: validationMessage, issues }`; for an `ApiError` its
- * `{ error, ...extras }`; for an unreachable database the HTTP 503's message;
+ * bad arguments `{ error: validationMessage, issues }`; for a `Refusal` or an
+ * `ApiError` its `{ error, ...extras }`; for an unreachable database the HTTP 503's message;
  * for anything else `{ error: "internal" }`, with the cause logged
  * (sanitized), never sent.
  */
@@ -84,7 +85,8 @@ const runTool = async (tool: McpTool, args: unknown, logger: Logger, context: Mc
       true,
     )
   try {
-    return toolResult(await tool.handler(parsed.data, context))
+    const result = await tool.handler(parsed.data, context)
+    return isRefusal(result) ? toolResult(refusalBody(result), true) : toolResult(result)
   } catch (error) {
     if (error instanceof ApiError) return toolResult(errorBody(error.message, error.extras), true)
     if (error instanceof HTTPException && error.status < 500)

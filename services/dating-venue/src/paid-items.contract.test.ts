@@ -102,6 +102,7 @@ const contract = <order, fulfilment>(
     ...target(),
     items: PAID_ITEMS as unknown as readonly AnyPaidItem<VenueDeps>[],
     deps: venue.deps,
+    document: async () => (await fetch(`${venue.url}/openapi.json`)).json(),
   }))
 
 describe('doc_submit (intake)', () =>
@@ -144,6 +145,7 @@ describe('compatibility_report', () =>
       return { orderId: reportOrderId(ownerId, undefined), ownerId, coupleId: null }
     },
     answer: (fulfilment, receipt) => reportAnswer(fulfilment, receipt.reference),
+    undelivered: ({ orderId }) => ({ orderId, report: null, credited: 25, cause: 'contract' }),
     documentedPrice: documentedPrice(reportItem),
     challenge: async () => {
       const owner = await ownerWithDoc()
@@ -201,6 +203,11 @@ describe('agent_ask', () =>
       message: 'How should I open a first message?',
     }),
     answer: paidAskAnswer(venue.deps),
+    undelivered: ({ speaker }) => ({
+      orderId: `contract:${speaker}`,
+      credited: 3,
+      error: 'the matchmaker could not answer: the price was credited',
+    }),
     documentedPrice: documentedPrice(askItem),
     challenge: async () => {
       const agent = await createAgent(venue)

@@ -123,7 +123,9 @@ export const DraftResponse = z
     ok: z.boolean(),
     errors: z.array(IntentIssue),
     warnings: z.array(IntentIssue),
-    intent: LaunchIntent.nullable().openapi({
+    // A union, not LaunchIntent.nullable(): that keeps the name LaunchIntent, and the generator
+    // then documented the request's intent as nullable too (componentNameClashes).
+    intent: z.union([LaunchIntent, z.null()]).openapi({
       description: 'the normalised intent; null when a core field is unreadable',
     }),
   })

@@ -1,4 +1,4 @@
-import { openApiGaps, undocumentedRoutes } from '@agents/service-kit'
+import { componentNameClashes, openApiGaps, undocumentedRoutes } from '@agents/service-kit'
 import { openApiResponseProblems } from '@agents/service-kit/openapi-response-problems'
 import { validate } from '@readme/openapi-parser'
 import { afterAll, beforeAll, expect, test } from 'vitest'
@@ -11,12 +11,13 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(() => rail?.close())
 
-test('behavior: GET /openapi.json documents every route with schemas that name their fields, and validates', async () => {
+test('behavior: GET /openapi.json documents every route with schemas that name their fields, one schema a name, and validates', async () => {
   const response = await fetch(`${rail.url}/openapi.json`)
   expect(response.status).toBe(200)
   const document = await response.json()
   expect(document.openapi).toBe('3.1.0')
   expect.soft(undocumentedRoutes(rail.app, document)).toEqual([])
+  expect.soft(componentNameClashes(rail.app)).toEqual([])
   expect.soft(openApiGaps(document)).toEqual([])
   const result = await validate(structuredClone(document))
   expect(result.valid ? [] : result.errors).toEqual([])

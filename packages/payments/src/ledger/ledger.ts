@@ -1,7 +1,7 @@
 import { type AnyTransaction, rowsOf } from '@agents/service-kit/db'
 import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
-import type { ProductRefusal } from '../product-refusal.ts'
+import type { HoldAnswer } from '../sale-answer.ts'
 import type { PaymentReceipt } from '../types.ts'
 import {
   anonymizedReference,
@@ -36,7 +36,7 @@ export type ClaimResult =
    * `failed` one was claimed again).
    */
   | { kind: 'new'; settleAttempts: number; afresh: boolean }
-  | { kind: 'refused'; refusal: ProductRefusal }
+  | { kind: 'refused'; refusal: HoldAnswer }
   | { kind: 'existing'; row: LedgerRow }
 
 const PENDING: LedgerState[] = ['claimed', 'settling', 'unknown']
@@ -101,9 +101,10 @@ class AlreadyErased extends Error {
   }
 }
 
+/** Rolls the claim back when the hold answers instead of the sale. */
 class Refused extends Error {
-  readonly refusal: ProductRefusal
-  constructor(refusal: ProductRefusal) {
+  readonly refusal: HoldAnswer
+  constructor(refusal: HoldAnswer) {
     super('refused')
     this.refusal = refusal
   }
@@ -227,7 +228,7 @@ export const createPaymentLedger = (
         state = 'claimed',
       }: {
         leaseSeconds: number
-        hold?: ((tx: LedgerTx) => Promise<ProductRefusal | undefined>) | undefined
+        hold?: ((tx: LedgerTx) => Promise<HoldAnswer | undefined>) | undefined
         state?: 'claimed' | 'settling'
       },
     ): Promise<ClaimResult> => {

@@ -1,4 +1,4 @@
-import type { ProductRefusal } from '../product-refusal.ts'
+import type { Refusal } from '@agents/service-kit'
 import type { SaleOutcome } from '../sale-outcome.ts'
 import type { SaleProduct } from '../sale-product.ts'
 import { sell } from '../sell.ts'
@@ -11,7 +11,7 @@ export type SellItemParameters<order, fulfilment = unknown> = SaleTermsOverrides
   /** What the payment is for: a retry must present the same. */
   requestKey: string
   /** Checks the paying wallet before anything is recorded or moved (see `SellParameters`). */
-  payer?: (payer: string) => ProductRefusal | undefined
+  payer?: (payer: string) => Refusal | undefined
   /**
    * This request's hooks instead of the item's, when they carry what the
    * request prepared (the venue's report, written while the payment settles);

@@ -1,13 +1,17 @@
+import type { Refusal } from '@agents/service-kit'
 import { rowsOf } from '@agents/service-kit/db'
+import { openApiResponseProblems } from '@agents/service-kit/openapi-response-problems'
 import { sql } from 'drizzle-orm'
 import { expect, test } from 'vitest'
+import { PaymentReason } from '../errors.ts'
 import { decodeBase64Json, PAYMENT_REQUIRED_HEADER } from '../headers.ts'
 import type { LedgerDatabase, LedgerEntry, LedgerTx } from '../ledger/ledger.ts'
 import type { AnyPaidItem, PaidItem, PaidItemDeps } from '../paid-item/define-paid-item.ts'
 import { kindsWithoutItem, productsOf } from '../paid-item/products-of.ts'
 import { sellItem } from '../paid-item/sell-item.ts'
 import { reconcilePayments } from '../reconcile.ts'
-import { type SaleAnswer, saleResponse } from '../sale-response.ts'
+import type { SaleAnswer } from '../sale-answer.ts'
+import { saleAnswerResponse, saleResponse } from '../sale-response.ts'
 import type { PaymentReceipt, Price } from '../types.ts'
 
 /** One paid item of a service, as its contract test sees it. */
@@ -20,7 +24,10 @@ export type PaidItemContractTarget<deps extends PaidItemDeps, order, fulfilment>
   /** A fresh order its hold takes and its delivery fulfils (fixtures made by the caller). */
   order: () => Promise<order>
   /** How the route answers a delivery (its `saleResponse` answer). */
-  answer: (fulfilment: fulfilment, receipt: PaymentReceipt) => SaleAnswer | Promise<SaleAnswer>
+  answer: (
+    fulfilment: fulfilment,
+    receipt: PaymentReceipt,
+  ) => SaleAnswer | Refusal | Promise<SaleAnswer | Refusal>
   /** The price its documents state (atomic units), read from the documents. */
   documentedPrice: () => Promise<bigint>
   /** The route's own 402, when a bare request reaches it without a chain. */
@@ -29,7 +36,17 @@ export type PaidItemContractTarget<deps extends PaidItemDeps, order, fulfilment>
   payer?: string
   /** For an item priced per request: this request's price. */
   price?: Price
+  /**
+   * The service's `/openapi.json`: the item's real answers (its delivery's,
+   * the 402s, the 503 of a pending payment, and the 502 of `undelivered`)
+   * must each validate against the response it documents.
+   */
+  document?: () => Promise<OpenApiDocument>
+  /** A fulfilment the service could not deliver (credited instead), when the item has one: its 502. */
+  undelivered?: (order: order) => fulfilment
 }
+
+type OpenApiDocument = Parameters<typeof openApiResponseProblems>[0]
 
 class Rollback extends Error {}
 
@@ -80,7 +97,9 @@ export const amountsAsked = async (response: Response) => {
  *   route's answer is the same, with nothing written again;
  * - its kind is reconciled: `productsOf(items)` has it, and a settled,
  *   undelivered payment of it is delivered by the reconciler;
- * - its price is the documented one, and the one its 402 asks.
+ * - its price is the documented one, and the one its 402 asks;
+ * - with `document`, its real answers (delivered, both 402s, the 503 of a
+ *   pending payment, the 502 of `undelivered`) are the ones it documents.
  *
  * @example
  * describe('featured_slot', () => paidItemContract(() => ({ item: featuredItem, items: PAID_ITEMS, deps, ... })))
@@ -210,6 +229,66 @@ export const paidItemContract = <deps extends PaidItemDeps, order, fulfilment>(
     const row = await ledger.get(reference)
     expect(row).toMatchObject({ state: 'settled', order: null })
     expect(row?.fulfilledAt).not.toBeNull()
+  })
+
+  test('contract: its real answers validate against /openapi.json: delivered, 402 required and not verified, 503 pending, 502 undelivered', async () => {
+    const { document, answer, undelivered, challenge } = target()
+    if (!document) return
+    const documented = await document()
+    const { item, deps, price, product, ledger, hold, receiptOf } = setup()
+    const checked = async (response: Response) => {
+      const body = await response.json()
+      const { status } = response
+      return {
+        status,
+        problems: openApiResponseProblems(documented, {
+          method: item.method,
+          path: item.path,
+          status,
+          body,
+        }),
+      }
+    }
+    const order = await target().order()
+    const outcome = await sellItem(
+      deps,
+      new Request(`http://paid-item.test${item.path}`, { method: item.method.toUpperCase() }),
+      item,
+      { order, requestKey: `contract:${item.kind}:documents`, price },
+    )
+    if (outcome.type !== 'challenge') throw new Error(`${item.kind}: no 402 (${outcome.type})`)
+    const answers = [
+      await checked(await saleResponse(outcome)),
+      await checked(
+        await saleResponse({
+          type: 'refused',
+          challenge: outcome.challenge,
+          reason: PaymentReason.verifyRejected,
+          detail: 'contract: a refused payment',
+        }),
+      ),
+      await checked(
+        await saleResponse({
+          type: 'pending',
+          reference: 'contract',
+          why: 'unknown',
+          retryAfter: 2,
+        }),
+      ),
+    ]
+    if (challenge) answers.push(await checked(await challenge()))
+    const reference = referenceOf(product.kind)
+    expect((await hold(reference, order)).kind).toBe('new')
+    const receipt = receiptOf(reference)
+    const delivered = await ledger.deliver(reference, (tx) => product.fulfil(tx, order, receipt), {
+      settled: receipt,
+    })
+    answers.push(await checked(saleAnswerResponse(await answer(delivered.fulfilment, receipt))))
+    if (undelivered)
+      answers.push(await checked(saleAnswerResponse(await answer(undelivered(order), receipt))))
+    expect(answers).toEqual(answers.map(({ status }) => ({ status, problems: [] })))
+    expect(answers.slice(0, 3).map(({ status }) => status)).toEqual([402, 402, 503])
+    if (undelivered) expect(answers.at(-1)?.status).toBe(502)
   })
 
   test('contract: its price is the documented one, and what its 402 asks', async () => {

@@ -5,8 +5,8 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import pg from 'pg'
 import type { LedgerDatabase } from '../ledger/ledger.ts'
+import type { SaleAnswer } from '../sale-answer.ts'
 import type { SaleProduct } from '../sale-product.ts'
-import type { SaleAnswer } from '../sale-response.ts'
 import type { PaymentReceipt } from '../types.ts'
 
 /**

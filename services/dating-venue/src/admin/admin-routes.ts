@@ -1,7 +1,14 @@
-import { ApiError, document, errors, json, parseInput, readJsonBody } from '@agents/service-kit'
+import {
+  ApiError,
+  answerOf,
+  document,
+  errors,
+  json,
+  parseInput,
+  readJsonBody,
+} from '@agents/service-kit'
 import { events } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
-import { answerOf } from '../http/refusal.ts'
 import { LIMIT } from '../limits/limit-defaults.ts'
 import { runBeat } from '../matchmaking/beat.ts'
 import { venueJobMetrics } from '../metrics/venue-job-metrics.ts'

@@ -1,6 +1,6 @@
+import { refusal } from '@agents/service-kit'
 import { brokerCouple } from '../couples/couple-state.ts'
 import type { VenueDeps } from '../deps.ts'
-import { refusal } from '../http/refusal.ts'
 import { ADMIN_ERRORS } from './admin-errors.ts'
 
 /** POST /admin/actions/broker: the operator moves a committed couple to brokered (`intro_brokered` recorded). */

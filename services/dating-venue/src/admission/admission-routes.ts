@@ -1,4 +1,4 @@
-import { ApiError, errors, json, jsonRoute } from '@agents/service-kit'
+import { answerOf, errors, json, jsonRoute } from '@agents/service-kit'
 import { createRoute } from '@hono/zod-openapi'
 import { clientKeyOf } from '../budget/client-key.ts'
 import { acceptCredential, optionalCredentialOf } from '../credentials/actor-middleware.ts'
@@ -45,13 +45,8 @@ export const registerAdmissionRoutes = (app: VenueApp, deps: VenueDeps) => {
         body,
         client: clientKeyOf(c, deps),
       })
-      if (!outcome.ok)
-        throw new ApiError(
-          outcome.status,
-          outcome.error,
-          outcome.issues ? { issues: outcome.issues } : {},
-        )
-      return c.json(outcome.answer, outcome.answer.admitted ? 200 : 422)
+      const { answer } = answerOf(outcome)
+      return c.json(answer, answer.admitted ? 200 : 422)
     },
     {
       validationMessage: ADMISSION_ERRORS.invalidPersona,

@@ -1,4 +1,4 @@
-import { TooManyRequests } from '@agents/service-kit'
+import { type Refusal, refusal, refusalOf, TooManyRequests } from '@agents/service-kit'
 import { isUniqueViolation, rowsOf } from '@agents/service-kit/db'
 import { and, sql } from 'drizzle-orm'
 import { bindEndpointToPersona } from '../agents/endpoint-state.ts'
@@ -23,25 +23,13 @@ export type SubmitPersonaParameters = {
 
 export type SubmitPersonaReturnType =
   | { ok: true; answer: PersonaAnswer }
-  | {
-      ok: false
-      status: 400 | 401 | 403 | 409
-      error: string
-      issues?: Array<{ code: string; path: string[]; message: string }>
-    }
+  | Refusal<400 | 401 | 403 | 409 | 429>
 
-const handleTaken = {
-  ok: false,
-  status: 400,
-  error: ADMISSION_ERRORS.invalidPersona,
+const handleTaken = refusal(400, ADMISSION_ERRORS.invalidPersona, {
   issues: [{ code: 'custom', path: ['handle'], message: ADMISSION_ERRORS.handleTaken }],
-} as const satisfies SubmitPersonaReturnType
+})
 
-const endpointBound = {
-  ok: false,
-  status: 409,
-  error: ADMISSION_ERRORS.endpointBound,
-} as const satisfies SubmitPersonaReturnType
+const endpointBound = refusal(409, ADMISSION_ERRORS.endpointBound)
 
 /** Thrown inside the admission transaction to roll it back. */
 class EndpointAlreadyBound extends Error {}
@@ -64,7 +52,7 @@ const capReached = async (tx: SeatExecutor, deps: VenueDeps, kind: SeatKind) => 
  * which then acts for the persona. A persona no owner stands behind takes
  * its seat from the unowned share of the cap only (seats.ts). Before the
  * chaperone runs, a submission without a credential counts against the
- * client's anonymous-persona limit (429), and the calls the persona will
+ * client's anonymous-persona limit (refused 429), and the calls the persona will
  * cost (the moderation check, its embedding) are spent from the outbound
  * budget (503): nothing is written when either refuses.
  */
@@ -73,14 +61,10 @@ export const submitPersona = async (
   { actor, body, client }: SubmitPersonaParameters,
 ): Promise<SubmitPersonaReturnType> => {
   if (body.ownerId !== undefined && !actor)
-    return {
-      ok: false,
-      status: 401,
-      error: `credential required: ${ADMISSION_ERRORS.bindingWhat}`,
-    }
+    return refusal(401, `credential required: ${ADMISSION_ERRORS.bindingWhat}`)
   if (actor) {
     if (body.ownerId !== undefined && ownerIdOf(actor) !== body.ownerId)
-      return { ok: false, status: 403, error: ADMISSION_ERRORS.notThisOwner }
+      return refusal(403, ADMISSION_ERRORS.notThisOwner)
     if (actor.kind === 'agent' && actor.endpoint.personaId !== null) return endpointBound
   }
   const { db } = deps.database
@@ -104,7 +88,8 @@ export const submitPersona = async (
     const decision = await deps.budget.anonymousPersonas.take('anonymous-persona', client)
     if (!decision.allowed) {
       deps.metrics.limited.inc({ limit: decision.name })
-      throw new TooManyRequests(decision)
+      // The 429 the kit's limits answer (message, fields, headers), returned.
+      return refusalOf(new TooManyRequests(decision)) as Refusal<429>
     }
   }
   await spendOutbound(deps, spenderFor(client, { owned: kind === 'owned' }), {

@@ -1,4 +1,4 @@
-import { ApiError, errors, json, jsonRoute } from '@agents/service-kit'
+import { answerOf, errors, json, jsonRoute } from '@agents/service-kit'
 import { createRoute } from '@hono/zod-openapi'
 import { acceptCredential, optionalCredentialOf } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
@@ -42,13 +42,8 @@ export const registerAgentRoutes = (app: VenueApp, deps: VenueDeps) => {
     }),
     async (c, body) => {
       const outcome = await registerAgent(deps, { actor: optionalCredentialOf(c), body })
-      if (!outcome.ok)
-        throw new ApiError(
-          outcome.status,
-          outcome.error,
-          outcome.issues ? { issues: outcome.issues } : {},
-        )
-      return c.json({ id: outcome.id, challengeNonce: outcome.challengeNonce }, 200)
+      const { id, challengeNonce } = answerOf(outcome)
+      return c.json({ id, challengeNonce }, 200)
     },
     {
       validationMessage: AGENT_ERRORS.invalidAgent,

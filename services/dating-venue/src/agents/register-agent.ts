@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { checkPublicUrl } from '@agents/service-kit'
+import { checkPublicUrl, type Refusal, refusal } from '@agents/service-kit'
 import { eq } from 'drizzle-orm'
 import { getAddress } from 'viem'
 import { type Actor, ownerIdOf } from '../credentials/actors.ts'
@@ -17,12 +17,7 @@ export type RegisterAgentParameters = {
 
 export type RegisterAgentReturnType =
   | { ok: true; id: number; challengeNonce: string }
-  | {
-      ok: false
-      status: 400 | 401 | 403
-      error: string
-      issues?: Array<{ code: string; path: string[]; message: string }>
-    }
+  | Refusal<400 | 401 | 403>
 
 /** Why the actor may not bind the endpoint, or undefined when it may. */
 const bindingProblem = async (
@@ -54,20 +49,16 @@ export const registerAgent = async (
   if (body.callbackUrl) {
     const check = checkPublicUrl(body.callbackUrl, { allowHosts: deps.callbacks.allowHosts })
     if (!check.ok)
-      return {
-        ok: false,
-        status: 400,
-        error: AGENT_ERRORS.invalidAgent,
+      return refusal(400, AGENT_ERRORS.invalidAgent, {
         issues: [{ code: 'custom', path: ['callbackUrl'], message: check.reason }],
-      }
+      })
   }
   const binds = body.ownerId !== undefined || body.personaId !== undefined
   const actor = binds ? sender : undefined
-  if (binds && !actor)
-    return { ok: false, status: 401, error: `credential required: ${AGENT_ERRORS.bindingWhat}` }
+  if (binds && !actor) return refusal(401, `credential required: ${AGENT_ERRORS.bindingWhat}`)
   if (actor) {
     const problem = await bindingProblem(deps, actor, body)
-    if (problem) return { ok: false, status: 403, error: problem }
+    if (problem) return refusal(403, problem)
   }
   const issuedAt = Date.now()
   const nonce = `${deps.servicePrefix}:${randomUUID()}:${issuedAt}`

@@ -1,6 +1,7 @@
 import {
   ApiError,
   type AppEnv,
+  answerOf,
   document,
   errors,
   json,
@@ -64,13 +65,7 @@ export const registerBoardRoutes = (app: VenueApp, deps: VenueDeps) => {
         body,
         client: clientKeyOf(c, deps),
       })
-      if (!outcome.ok)
-        throw new ApiError(
-          outcome.status,
-          outcome.error,
-          outcome.reason === undefined ? {} : { reason: outcome.reason },
-        )
-      const { ok: _, ...answer } = outcome
+      const { ok: _, ...answer } = answerOf(outcome)
       return answer.status === 'published' ? c.json(answer, 201) : c.json(answer, 202)
     },
     {

@@ -1,3 +1,4 @@
+import { type Refusal, refusal } from '@agents/service-kit'
 import { eq } from 'drizzle-orm'
 import { spenderFor, spendOutbound } from '../budget/spend-outbound.ts'
 import { type Actor, ownerIdOf } from '../credentials/actors.ts'
@@ -18,7 +19,7 @@ export type PostToBoardParameters = {
 export type PostToBoardReturnType =
   | { ok: true; id: number; status: 'published' }
   | { ok: true; id: number; status: 'held'; reason: string }
-  | { ok: false; status: 403 | 404 | 422 | 503; error: string; reason?: string }
+  | Refusal<403 | 404 | 422 | 503>
 
 /** Why agents may not post to `board`, or undefined for `seeking` and `debriefs`. */
 export const boardRefusal = (board: string) => {
@@ -42,26 +43,24 @@ export const postToBoard = async (
   deps: VenueDeps,
   { actor, board, body, client }: PostToBoardParameters,
 ): Promise<PostToBoardReturnType> => {
-  const refusal = boardRefusal(board)
-  if (refusal) return { ok: false, status: 403, error: refusal }
+  const closed = boardRefusal(board)
+  if (closed) return refusal(403, closed)
   const [persona] = await deps.database.db
     .select()
     .from(personas)
     .where(eq(personas.id, body.personaId))
-  if (!persona) return { ok: false, status: 404, error: BOARD_ERRORS.noSuchPersona }
-  if (!speaksFor(actor, persona))
-    return { ok: false, status: 403, error: BOARD_ERRORS.notThisPersona }
-  if (persona.status !== 'admitted')
-    return { ok: false, status: 403, error: BOARD_ERRORS.notAdmitted(persona.status) }
+  if (!persona) return refusal(404, BOARD_ERRORS.noSuchPersona)
+  if (!speaksFor(actor, persona)) return refusal(403, BOARD_ERRORS.notThisPersona)
+  if (persona.status !== 'admitted') return refusal(403, BOARD_ERRORS.notAdmitted(persona.status))
 
   // The check's call is spent first: a spent budget is a 503 with nothing written.
   await spendOutbound(deps, spenderFor(client, { owned: persona.ownerId !== null }), {
     moderation: 1,
   })
   const verdict = await deps.safety(body.body, { kind: 'post' })
-  if (verdict.unavailable) return { ok: false, status: 503, error: BOARD_ERRORS.checkUnavailable }
+  if (verdict.unavailable) return refusal(503, BOARD_ERRORS.checkUnavailable)
   if (verdict.verdict === 'block')
-    return { ok: false, status: 422, error: BOARD_ERRORS.blocked, reason: verdict.reason }
+    return refusal(422, BOARD_ERRORS.blocked, { reason: verdict.reason })
   const status = verdict.verdict === 'allow' ? 'published' : 'held'
   const [post] = await deps.database.db
     .insert(posts)

@@ -1,4 +1,5 @@
 import { carriesPayment, type SaleAnswer, type SaleOutcome, sellItem } from '@agents/payments'
+import { type Refusal, refusal } from '@agents/service-kit'
 import { eq } from 'drizzle-orm'
 import { spendOutbound } from '../budget/spend-outbound.ts'
 import type { Actor } from '../credentials/actors.ts'
@@ -41,8 +42,8 @@ export type BuyReportParams = {
 
 export type BuyReportOutcome =
   | { ok: true; outcome: SaleOutcome<ReportFulfilment> }
-  | { ok: true; paidToday: SaleAnswer }
-  | { ok: false; status: 403 | 404 | 409; error: string }
+  | { ok: true; paidToday: SaleAnswer | Refusal<502> }
+  | Refusal<403 | 404 | 409>
 
 /**
  * POST /api/premium/compatibility-report after validation: who may buy and
@@ -63,8 +64,8 @@ export const buyCompatibilityReport = async (
       .select({ id: owners.id })
       .from(owners)
       .where(eq(owners.id, ownerId))
-    if (!owner) return { ok: false, status: 404, error: REPORT_ERRORS.noSuchOwner }
-    return { ok: false, status: 403, error: REPORT_ERRORS.notYourOwner }
+    if (!owner) return refusal(404, REPORT_ERRORS.noSuchOwner)
+    return refusal(403, REPORT_ERRORS.notYourOwner)
   }
   const loaded = await loadReportInputs(deps.database.db, { ownerId, coupleId })
   if (!loaded.ok) return loaded

@@ -1,5 +1,5 @@
-import { saleResponse } from '@agents/payments'
-import { ApiError, errors, json, jsonRoute, RowId } from '@agents/service-kit'
+import { saleAnswerResponse, saleResponse } from '@agents/payments'
+import { answerOf, errors, json, jsonRoute, RowId } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import { credentialOf, requireCredential } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
@@ -7,7 +7,6 @@ import { LIMIT } from '../limits/limit-defaults.ts'
 import { SECURITY } from '../openapi.ts'
 import { paidNote } from '../orders/paid-item-text.ts'
 import { PaymentChallenge } from '../orders/payment-answers.ts'
-import { refusalResponse } from '../orders/refusal-response.ts'
 import { verifyPaymentAhead } from '../orders/verify-payment-ahead.ts'
 import type { VenueApp } from '../venue-env.ts'
 import { REPORT_ERRORS } from './compatibility-errors.ts'
@@ -49,12 +48,8 @@ const Credited = z
       .int()
       .openapi({ description: 'chat credits added to the owner (25 per USDC)' }),
   })
+  .strict()
   .openapi('ReportCredited')
-
-  .openapi('PaymentChallenge', {
-    description:
-      'x402 v1 legacy body (plus PAYMENT-REQUIRED and WWW-Authenticate: Payment headers), or `payment not verified` with the reason',
-  })
 
 /** The paid compatibility report. */
 export const registerCompatibilityRoutes = (app: VenueApp, deps: VenueDeps) => {
@@ -94,9 +89,9 @@ export const registerCompatibilityRoutes = (app: VenueApp, deps: VenueDeps) => {
         coupleId: body.coupleId,
         request: c.req.raw,
       })
-      if (!outcome.ok) throw new ApiError(outcome.status, outcome.error)
-      if ('paidToday' in outcome) return refusalResponse(outcome.paidToday)
-      return saleResponse(outcome.outcome, {
+      const bought = answerOf(outcome)
+      if ('paidToday' in bought) return saleAnswerResponse(bought.paidToday)
+      return saleResponse(bought.outcome, {
         answer: (fulfilment, receipt) => reportAnswer(fulfilment, receipt.reference),
       })
     },

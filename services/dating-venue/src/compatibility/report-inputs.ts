@@ -1,3 +1,4 @@
+import { type Refusal, refusal } from '@agents/service-kit'
 import { type AnyTransaction, preparedOnce } from '@agents/service-kit/db'
 import { desc, eq, inArray, sql } from 'drizzle-orm'
 import type { VenueDatabase } from '../db/open.ts'
@@ -19,9 +20,7 @@ export type ReportInputs = {
   otherHeartText: string | undefined
 }
 
-export type ReportInputsOutcome =
-  | { ok: true; inputs: ReportInputs }
-  | { ok: false; status: 403 | 404 | 409; error: string }
+export type ReportInputsOutcome = { ok: true; inputs: ReportInputs } | Refusal<403 | 404 | 409>
 
 const marketOf = (row: { homeMarket: string | null; activeMarket: string | null }) => ({
   home: row.homeMarket ?? 'other',
@@ -51,9 +50,9 @@ export const loadReportInputs = async (
   { ownerId, coupleId }: { ownerId: number; coupleId: number | undefined },
 ): Promise<ReportInputsOutcome> => {
   const [owner] = await ownerAndLatestHeart(db).execute({ ownerId })
-  if (!owner) return { ok: false, status: 404, error: REPORT_ERRORS.noSuchOwner }
+  if (!owner) return refusal(404, REPORT_ERRORS.noSuchOwner)
   if (coupleId === undefined) {
-    if (owner.heart === null) return { ok: false, status: 409, error: REPORT_ERRORS.noDoc }
+    if (owner.heart === null) return refusal(409, REPORT_ERRORS.noDoc)
     return {
       ok: true,
       inputs: {
@@ -64,14 +63,14 @@ export const loadReportInputs = async (
     }
   }
   const [couple] = await db.select().from(couples).where(eq(couples.id, coupleId))
-  if (!couple) return { ok: false, status: 404, error: REPORT_ERRORS.noSuchCouple }
+  if (!couple) return refusal(404, REPORT_ERRORS.noSuchCouple)
   const pair = await db
     .select()
     .from(personas)
     .where(inArray(personas.id, [couple.personaA, couple.personaB]))
   const mine = pair.find((persona) => persona.ownerId === ownerId)
   const theirs = pair.find((persona) => persona !== mine)
-  if (!mine || !theirs) return { ok: false, status: 403, error: REPORT_ERRORS.notInCouple }
+  if (!mine || !theirs) return refusal(403, REPORT_ERRORS.notInCouple)
   const vectors = await db
     .select()
     .from(personaVectors)

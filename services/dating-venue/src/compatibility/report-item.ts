@@ -5,6 +5,7 @@ import {
   type SaleAnswer,
   type SaleProduct,
 } from '@agents/payments'
+import { type Refusal, refusal } from '@agents/service-kit'
 import type { AnyTransaction } from '@agents/service-kit/db'
 import { and, eq } from 'drizzle-orm'
 import { events, orders, owners } from '../db/schema.ts'
@@ -38,17 +39,16 @@ export const orderInput = (order: ReportOrder): OrderInput => ({
 })
 
 /** The answer to the payer (and to a later request for the same paid order). */
-export const reportAnswer = (fulfilment: ReportFulfilment, receiptId: string): SaleAnswer => {
+export const reportAnswer = (
+  fulfilment: ReportFulfilment,
+  receiptId: string,
+): SaleAnswer | Refusal<502> => {
   if ('credited' in fulfilment)
-    return {
-      status: 502,
-      body: {
-        error: REPORT_ERRORS.undelivered,
-        orderId: fulfilment.orderId,
-        receiptId,
-        credited: fulfilment.credited,
-      },
-    }
+    return refusal(502, REPORT_ERRORS.undelivered, {
+      orderId: fulfilment.orderId,
+      receiptId,
+      credited: fulfilment.credited,
+    })
   if ('withheld' in fulfilment)
     return {
       status: 200,
@@ -75,7 +75,7 @@ export const reportAnswer = (fulfilment: ReportFulfilment, receiptId: string): S
 export const existingReport = async (
   db: AnyTransaction | VenueDeps['database']['db'],
   orderId: string,
-): Promise<SaleAnswer | undefined> => {
+): Promise<SaleAnswer | Refusal<502> | undefined> => {
   const [row] = await db
     .select({ reference: orders.paymentReference, fulfilment: paymentLedger.fulfilment })
     .from(orders)
@@ -165,14 +165,12 @@ export const reportHooks = (
       const existing = await existingReport(tx, order.orderId)
       if (existing) return existing
     }
-    return {
-      status: 409,
-      body: {
-        error: 'another payment for this order is being settled; retry shortly',
-        orderId: order.orderId,
-      },
-      headers: { 'retry-after': '2' },
-    }
+    return refusal(
+      409,
+      'another payment for this order is being settled; retry shortly',
+      { orderId: order.orderId },
+      { 'retry-after': '2' },
+    )
   },
   release: (tx, order, reference) =>
     releaseOrder(tx, order.orderId, reference, 'payment failed before it settled'),

@@ -1,4 +1,4 @@
-import { ApiError, document, errors, json, jsonRoute } from '@agents/service-kit'
+import { ApiError, answerOf, document, errors, json, jsonRoute } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import type { VenueDeps } from '../deps.ts'
@@ -99,14 +99,9 @@ export const registerConsoleRoutes = (app: VenueApp, deps: VenueDeps) => {
         { ...deps, siweDomain: deps.humanChat.siweDomain, origin: deps.humanChat.origin },
         { message: body.message, signature: body.signature as `0x${string}` },
       )
-      if (!outcome.ok)
-        throw new ApiError(
-          outcome.status,
-          outcome.error,
-          outcome.reason ? { reason: outcome.reason } : {},
-        )
-      setCookie(c, OPERATOR_COOKIE, outcome.secret, cookie(outcome.expiresAt))
-      return c.json({ operator: outcome.operator })
+      const signedIn = answerOf(outcome)
+      setCookie(c, OPERATOR_COOKIE, signedIn.secret, cookie(signedIn.expiresAt))
+      return c.json({ operator: signedIn.operator })
     },
     { validationMessage: 'invalid sign-in' },
   )
@@ -224,8 +219,7 @@ export const registerConsoleRoutes = (app: VenueApp, deps: VenueDeps) => {
     }),
     async (c, body) => {
       const outcome = await moderateItem(deps, { ...body, operator: operatorOf(c) })
-      if (!outcome.ok) throw new ApiError(outcome.status, outcome.error)
-      return c.json({ ok: true as const, ...outcome.answer } as z.infer<typeof Moderated>)
+      return c.json({ ok: true as const, ...answerOf(outcome).answer } as z.infer<typeof Moderated>)
     },
     { validationMessage: MODERATION_ERRORS.invalid, middleware: [operator] },
   )
@@ -253,8 +247,7 @@ export const registerConsoleRoutes = (app: VenueApp, deps: VenueDeps) => {
     }),
     async (c, body) => {
       const outcome = await creditOrder(deps, { orderId: body.orderId, operator: operatorOf(c) })
-      if (!outcome.ok) throw new ApiError(outcome.status, outcome.error)
-      return c.json({ ok: true as const, ...outcome.answer })
+      return c.json({ ok: true as const, ...answerOf(outcome).answer })
     },
     { validationMessage: CREDIT_ERRORS.invalid, middleware: [operator] },
   )

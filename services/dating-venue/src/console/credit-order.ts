@@ -1,4 +1,5 @@
 import { paymentLedger } from '@agents/payments'
+import { type Refusal, refusal } from '@agents/service-kit'
 import { eq } from 'drizzle-orm'
 import { events } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
@@ -15,7 +16,7 @@ export const CREDIT_ERRORS = {
 
 export type CreditOutcome =
   | { ok: true; answer: { orderId: string; wallet: string; credits: number } }
-  | { ok: false; status: 404 | 409; error: string }
+  | Refusal<404 | 409>
 
 /**
  * The refund rule from the console: the operator, answering an e-mail,
@@ -29,21 +30,21 @@ export const creditOrder = async (
   { orderId, operator }: { orderId: string; operator: string },
 ): Promise<CreditOutcome> => {
   const order = await findOrder(deps.database, { orderId })
-  if (!order) return { ok: false, status: 404, error: CREDIT_ERRORS.noSuchOrder }
-  if (!order.paymentReference) return { ok: false, status: 409, error: CREDIT_ERRORS.notPaid }
+  if (!order) return refusal(404, CREDIT_ERRORS.noSuchOrder)
+  if (!order.paymentReference) return refusal(409, CREDIT_ERRORS.notPaid)
   const [payment] = await deps.database.db
     .select({ payer: paymentLedger.payer, amount: paymentLedger.amount })
     .from(paymentLedger)
     .where(eq(paymentLedger.reference, order.paymentReference))
   // The retention sweep drops the payer of old payments (accounting keeps amounts only).
-  if (!payment?.payer) return { ok: false, status: 409, error: CREDIT_ERRORS.noPayer }
-  return deps.database.db.transaction(async (tx) => {
+  if (!payment?.payer) return refusal(409, CREDIT_ERRORS.noPayer)
+  return deps.database.db.transaction(async (tx): Promise<CreditOutcome> => {
     const { credited, credits } = await creditUndelivered(tx, {
       wallet: payment.payer,
       orderId: order.id,
       amountAtomic: payment.amount,
     })
-    if (!credited) return { ok: false, status: 409, error: CREDIT_ERRORS.alreadyCredited } as const
+    if (!credited) return refusal(409, CREDIT_ERRORS.alreadyCredited)
     await tx.insert(events).values({
       kind: 'order_credited',
       detail: { orderId: order.id, credits, operator },
@@ -51,6 +52,6 @@ export const creditOrder = async (
     return {
       ok: true,
       answer: { orderId: order.id, wallet: payment.payer.toLowerCase(), credits },
-    } as const
+    }
   })
 }

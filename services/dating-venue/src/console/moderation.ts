@@ -1,3 +1,4 @@
+import { type Refusal, refusal } from '@agents/service-kit'
 import { and, eq, inArray } from 'drizzle-orm'
 import { releaseHeldPersona, withdrawPersona } from '../admission/persona-state.ts'
 import { endHeldCouple, withdrawCouple, withdrawCouplesOf } from '../couples/couple-state.ts'
@@ -27,7 +28,7 @@ export type ModerationOutcome =
       ok: true
       answer: { targetType: ModerationTarget; targetId: number; status: ModeratedStatus }
     }
-  | { ok: false; status: 409; error: string }
+  | Refusal<409>
 
 class NothingToDecide extends Error {}
 class CoupleCannotResume extends Error {}
@@ -141,10 +142,9 @@ export const moderateItem = async (
       return { ok: true, answer: { targetType, targetId, status } } as const
     })
   } catch (error) {
-    if (error instanceof NothingToDecide)
-      return { ok: false, status: 409, error: MODERATION_ERRORS.nothingToDecide }
+    if (error instanceof NothingToDecide) return refusal(409, MODERATION_ERRORS.nothingToDecide)
     if (error instanceof CoupleCannotResume)
-      return { ok: false, status: 409, error: MODERATION_ERRORS.coupleCannotResume }
+      return refusal(409, MODERATION_ERRORS.coupleCannotResume)
     throw error
   }
 }

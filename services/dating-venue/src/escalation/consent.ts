@@ -1,9 +1,9 @@
+import { refusal } from '@agents/service-kit'
 import { count, eq } from 'drizzle-orm'
 import { commitCouple } from '../couples/couple-state.ts'
 import { type Actor, ownerIdOf } from '../credentials/actors.ts'
 import { introConsents } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
-import { refusal } from '../http/refusal.ts'
 import { coupleOwners } from './couple-owners.ts'
 import { ESCALATION_ERRORS } from './escalation-errors.ts'
 

@@ -1,7 +1,7 @@
+import { refusal } from '@agents/service-kit'
 import { eq, inArray } from 'drizzle-orm'
 import { couples, owners, personas } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
-import { refusal } from '../http/refusal.ts'
 import { ESCALATION_ERRORS } from './escalation-errors.ts'
 
 /**

@@ -1,5 +1,6 @@
 import {
   ApiError,
+  answerOf,
   document,
   errors,
   json,
@@ -19,7 +20,6 @@ import {
 import { CHAT_ACTOR_ERRORS } from '../credentials/chat-actor.ts'
 import type { VenueDeps } from '../deps.ts'
 import { paramsFirst } from '../http/params-first.ts'
-import { answerOf } from '../http/refusal.ts'
 import { scriptPage } from '../http/script-page.ts'
 import { LIMIT } from '../limits/limit-defaults.ts'
 import { SECURITY } from '../openapi.ts'

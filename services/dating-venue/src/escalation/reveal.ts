@@ -1,7 +1,7 @@
+import { refusal } from '@agents/service-kit'
 import { and, count, desc, eq, isNotNull } from 'drizzle-orm'
 import { events, heartFiles, revealConsents } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
-import { refusal } from '../http/refusal.ts'
 import { coupleOwners } from './couple-owners.ts'
 import { ESCALATION_ERRORS } from './escalation-errors.ts'
 

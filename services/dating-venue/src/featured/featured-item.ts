@@ -1,4 +1,5 @@
-import { definePaidItem, type PaymentReceipt, type ProductRefusal } from '@agents/payments'
+import { definePaidItem, type PaymentReceipt } from '@agents/payments'
+import { type Refusal, refusal } from '@agents/service-kit'
 import type { AnyTransaction } from '@agents/service-kit/db'
 import { sql } from 'drizzle-orm'
 import { posts } from '../db/schema.ts'
@@ -33,22 +34,20 @@ export const featuredDescription = (hours: number) =>
 export const slotsFull = (
   deps: Pick<VenueDeps, 'featured' | 'payments'>,
   nextFreeAt: Date | null,
-): ProductRefusal => ({
-  status: 409,
-  body: {
-    error: FEATURED_ERRORS.full,
-    slots: deps.featured.slotsPerBoard,
-    nextFreeAt: nextFreeAt?.toISOString() ?? null,
-  },
-  // A slot held by a payment in flight frees within its lease at the latest.
-  headers: {
-    'retry-after': String(
-      nextFreeAt
-        ? Math.max(1, Math.ceil((nextFreeAt.getTime() - Date.now()) / 1000))
-        : deps.payments.leaseSeconds,
-    ),
-  },
-})
+): Refusal<409> =>
+  refusal(
+    409,
+    FEATURED_ERRORS.full,
+    { slots: deps.featured.slotsPerBoard, nextFreeAt: nextFreeAt?.toISOString() ?? null },
+    // A slot held by a payment in flight frees within its lease at the latest.
+    {
+      'retry-after': String(
+        nextFreeAt
+          ? Math.max(1, Math.ceil((nextFreeAt.getTime() - Date.now()) / 1000))
+          : deps.payments.leaseSeconds,
+      ),
+    },
+  )
 
 const publishFeatured = async (
   deps: VenueDeps,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
-import { type ProductRefusal, type SaleAnswer, type SaleOutcome, sellItem } from '@agents/payments'
+import { type SaleAnswer, type SaleOutcome, sellItem } from '@agents/payments'
+import { type Refusal, refusal } from '@agents/service-kit'
 import { eq } from 'drizzle-orm'
 import { PAID, spendOutbound } from '../budget/spend-outbound.ts'
 import type { Actor } from '../credentials/actors.ts'
@@ -25,8 +26,7 @@ export type BuyFeaturedParams = {
 
 export type BuyFeaturedOutcome =
   | { ok: true; outcome: SaleOutcome<FeaturedFulfilment> }
-  | { ok: false; full: ProductRefusal }
-  | { ok: false; status: 403 | 404 | 422 | 503; error: string; reason?: string }
+  | Refusal<403 | 404 | 409 | 422 | 503>
 
 /**
  * POST /api/featured/post after validation. Everything that can refuse
@@ -40,30 +40,27 @@ export const buyFeaturedSlot = async (
   { actor, personaId, board, body, request }: BuyFeaturedParams,
 ): Promise<BuyFeaturedOutcome> => {
   const [persona] = await deps.database.db.select().from(personas).where(eq(personas.id, personaId))
-  if (!persona) return { ok: false, status: 404, error: FEATURED_ERRORS.noSuchPersona }
+  if (!persona) return refusal(404, FEATURED_ERRORS.noSuchPersona)
   const speaksFor =
     actor.kind === 'agent'
       ? actor.endpoint.personaId === persona.id
       : persona.ownerId !== null && actor.owner.id === persona.ownerId
-  if (!speaksFor) return { ok: false, status: 403, error: FEATURED_ERRORS.notYourPersona }
+  if (!speaksFor) return refusal(403, FEATURED_ERRORS.notYourPersona)
   if (persona.status !== 'admitted')
-    return { ok: false, status: 403, error: `persona is ${persona.status}, not admitted` }
-  if (!(await deps.settings.venueOpen()))
-    return { ok: false, status: 403, error: FEATURED_ERRORS.boardsClosed }
+    return refusal(403, `persona is ${persona.status}, not admitted`)
+  if (!(await deps.settings.venueOpen())) return refusal(403, FEATURED_ERRORS.boardsClosed)
   // Before the check runs and before any 402: a spent budget is a 503, nothing charged.
   await spendOutbound(deps, PAID, { moderation: 1 })
   const verdict = await deps.safety(body, { kind: 'post' })
-  if (verdict.unavailable)
-    return { ok: false, status: 503, error: FEATURED_ERRORS.checkUnavailable }
+  if (verdict.unavailable) return refusal(503, FEATURED_ERRORS.checkUnavailable)
   if (verdict.verdict !== 'allow')
-    return {
-      ok: false,
-      status: 422,
-      error: verdict.verdict === 'hold' ? FEATURED_ERRORS.held : FEATURED_ERRORS.blocked,
-      reason: verdict.reason,
-    }
+    return refusal(
+      422,
+      verdict.verdict === 'hold' ? FEATURED_ERRORS.held : FEATURED_ERRORS.blocked,
+      { reason: verdict.reason },
+    )
   const { taken, nextFreeAt } = await featuredSlots(deps.database.db, board)
-  if (taken >= deps.featured.slotsPerBoard) return { ok: false, full: slotsFull(deps, nextFreeAt) }
+  if (taken >= deps.featured.slotsPerBoard) return slotsFull(deps, nextFreeAt)
   const order: FeaturedOrder = {
     personaId: persona.id,
     ownerId: persona.ownerId,

@@ -1,5 +1,5 @@
 import { saleResponse } from '@agents/payments'
-import { ApiError, errors, json, jsonRoute, RowId, SafeText } from '@agents/service-kit'
+import { answerOf, errors, json, jsonRoute, RowId, SafeText } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import { credentialOf, requireCredential } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
@@ -7,7 +7,6 @@ import { LIMIT } from '../limits/limit-defaults.ts'
 import { SECURITY } from '../openapi.ts'
 import { paidNote } from '../orders/paid-item-text.ts'
 import { PaymentChallenge } from '../orders/payment-answers.ts'
-import { refusalResponse } from '../orders/refusal-response.ts'
 import type { VenueApp } from '../venue-env.ts'
 import { FEATURED_ERRORS } from './featured-errors.ts'
 import { featuredItem } from './featured-item.ts'
@@ -80,13 +79,7 @@ export const registerFeaturedRoutes = (app: VenueApp, deps: VenueDeps) => {
         ...body,
         request: c.req.raw,
       })
-      if (outcome.ok) return saleResponse(outcome.outcome, { answer: featuredAnswer })
-      if ('full' in outcome) return refusalResponse(outcome.full)
-      throw new ApiError(
-        outcome.status,
-        outcome.error,
-        outcome.reason ? { reason: outcome.reason } : {},
-      )
+      return saleResponse(answerOf(outcome).outcome, { answer: featuredAnswer })
     },
     {
       validationMessage: FEATURED_ERRORS.invalidBody,

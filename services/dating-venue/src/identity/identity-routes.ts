@@ -1,5 +1,6 @@
 import {
   ApiError,
+  answerOf,
   bearerToken,
   document,
   errors,
@@ -10,7 +11,6 @@ import {
 } from '@agents/service-kit'
 import { signedInHuman } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
-import { answerOf } from '../http/refusal.ts'
 import { LIMIT } from '../limits/limit-defaults.ts'
 import { SECURITY } from '../openapi.ts'
 import type { VenueApp } from '../venue-env.ts'

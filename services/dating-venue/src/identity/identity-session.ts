@@ -1,7 +1,7 @@
+import { refusal } from '@agents/service-kit'
 import { eq } from 'drizzle-orm'
 import { owners } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
-import { refusal } from '../http/refusal.ts'
 import { IDENTITY_ERRORS } from './identity-errors.ts'
 import { insertIdentitySession } from './identity-state.ts'
 

@@ -1,5 +1,5 @@
 import { saleResponse } from '@agents/payments'
-import { ApiError, errors, json, jsonRoute } from '@agents/service-kit'
+import { answerOf, errors, json, jsonRoute } from '@agents/service-kit'
 import { createRoute } from '@hono/zod-openapi'
 import type { VenueDeps } from '../deps.ts'
 import { LIMIT } from '../limits/limit-defaults.ts'
@@ -42,9 +42,7 @@ export const registerIntakeRoutes = (app: VenueApp, deps: VenueDeps) => {
     }),
     async (c, body) => {
       const outcome = await submitHeartFile(deps, { body, request: c.req.raw })
-      if (outcome.ok) return saleResponse(outcome.outcome, { answer: heartFileAnswer(deps) })
-      const { ok: _, status, error, ...extras } = outcome
-      throw new ApiError(status, error, extras)
+      return saleResponse(answerOf(outcome).outcome, { answer: heartFileAnswer(deps) })
     },
     { validationMessage: INTAKE_ERRORS.invalidHeartFile },
   )

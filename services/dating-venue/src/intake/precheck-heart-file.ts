@@ -1,21 +1,15 @@
+import { type Refusal, refusal } from '@agents/service-kit'
 import { heartProse } from '../heart/heart-schema.ts'
 import { screenPersonalData } from '../safety/index.ts'
 import { INTAKE_ERRORS } from './intake-errors.ts'
 import type { HeartFileBody } from './intake-schemas.ts'
 
-export type PrecheckProblem =
-  | { ok: false; status: 422; error: string; field: 'ageAttested' }
-  | {
-      ok: false
-      status: 400
-      error: string
-      issues: Array<{ code: string; path: string[]; message: string; found: string[] }>
-    }
+export type PrecheckProblem = Refusal<400 | 422>
 
 /** The checks that come before any payment is asked: the adult attestation, then personal data. */
 export const precheckHeartFile = (body: HeartFileBody): PrecheckProblem | undefined => {
   if (body.ageAttested !== true)
-    return { ok: false, status: 422, error: INTAKE_ERRORS.adultOnly, field: 'ageAttested' }
+    return refusal(422, INTAKE_ERRORS.adultOnly, { field: 'ageAttested' })
   const screened = [
     { path: ['heart'], found: screenPersonalData(heartProse(body.heart)).found },
     {
@@ -28,15 +22,12 @@ export const precheckHeartFile = (body: HeartFileBody): PrecheckProblem | undefi
     },
   ].filter((entry) => entry.found.length > 0)
   if (screened.length === 0) return undefined
-  return {
-    ok: false,
-    status: 400,
-    error: INTAKE_ERRORS.invalidHeartFile,
+  return refusal(400, INTAKE_ERRORS.invalidHeartFile, {
     issues: screened.map(({ path, found }) => ({
       code: 'personal_data',
       path,
       message: INTAKE_ERRORS.personalData(found),
       found,
     })),
-  }
+  })
 }

@@ -1,3 +1,4 @@
+import { type Refusal, refusal } from '@agents/service-kit'
 // What refuses a human's doc from the chat page, before the 402 (the route)
 // and again in the payment's hold (the item): one copy for both.
 import { and, desc, eq, sql } from 'drizzle-orm'
@@ -28,12 +29,7 @@ export const SUBMIT_DOC_ERRORS = {
 export const dollars = (cents: bigint) =>
   `${cents / 100n}.${(cents % 100n).toString().padStart(2, '0')}`
 
-export type SubmitDocRefusal =
-  | { ok: false; status: 400; error: string; missing?: string[]; issues?: unknown[] }
-  | { ok: false; status: 403; error: string; holdingUsd: string; neededUsd: string }
-  | { ok: false; status: 409; error: string; personaId: number; review: string }
-  | { ok: false; status: 422; error: string; reason: string }
-  | { ok: false; status: 503; error: string }
+export type SubmitDocRefusal = Refusal<400 | 403 | 409 | 422 | 503>
 
 /** Whether a persona in review or on the floor holds the handle (any case). */
 export const handleTaken = async (tx: SeatExecutor, handle: string) =>
@@ -76,15 +72,11 @@ export const walletRefusal = async (
 ): Promise<SubmitDocRefusal | undefined> => {
   const live = await liveHumanPersona(tx, wallet)
   if (live)
-    return {
-      ok: false,
-      status: 409,
-      error: SUBMIT_DOC_ERRORS.alreadySubmitted,
+    return refusal(409, SUBMIT_DOC_ERRORS.alreadySubmitted, {
       personaId: live.id,
       review: reviewLabel(live),
-    }
-  if (await handleTaken(tx, handle))
-    return { ok: false, status: 400, error: SUBMIT_DOC_ERRORS.handleTaken }
+    })
+  if (await handleTaken(tx, handle)) return refusal(400, SUBMIT_DOC_ERRORS.handleTaken)
   return undefined
 }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { definePaidItem, paymentLedger } from '@agents/payments'
+import { refusal } from '@agents/service-kit'
 import { and, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm'
 import { HELD_FOR_REVIEW, insertPersona } from '../admission/persona-state.ts'
 import { newSecret } from '../credentials/credentials.ts'
@@ -54,11 +55,8 @@ export const chatDocItem = definePaidItem({
     // (a request carrying a payment skipped them, so that a retry is answered by the ledger).
     hold: async (tx, order: SubmitDocOrder, reference) => {
       await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`submit-doc:${order.wallet}`}))`)
-      const refusal = await walletRefusal(tx, order.wallet, order.handle)
-      if (refusal) {
-        const { ok: _, status, ...body } = refusal
-        return { status, body }
-      }
+      const refused = await walletRefusal(tx, order.wallet, order.handle)
+      if (refused) return refused
       const [inFlight] = await tx
         .select({ count: sql<number>`count(*)::int` })
         .from(paymentLedger)
@@ -74,11 +72,7 @@ export const chatDocItem = definePaidItem({
           ),
         )
       return (inFlight?.count ?? 0) > 0
-        ? {
-            status: 409,
-            body: { error: SUBMIT_DOC_ERRORS.inFlight },
-            headers: { 'retry-after': '2' },
-          }
+        ? refusal(409, SUBMIT_DOC_ERRORS.inFlight, {}, { 'retry-after': '2' })
         : undefined
     },
     fulfil: async (tx, order, receipt): Promise<SubmitDocFulfilment> => {

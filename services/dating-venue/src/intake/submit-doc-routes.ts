@@ -1,5 +1,5 @@
 import { saleResponse } from '@agents/payments'
-import { ApiError, errors, json, jsonRoute, SafeText } from '@agents/service-kit'
+import { answerOf, errors, json, jsonRoute, SafeText } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import { PersonaBody } from '../admission/admission-schemas.ts'
 import type { VenueDeps } from '../deps.ts'
@@ -89,9 +89,7 @@ export const registerSubmitDocRoutes = (app: VenueApp, deps: VenueDeps) => {
         body,
         request: c.req.raw,
       })
-      if (outcome.ok) return saleResponse(outcome.outcome, { answer: submitDocAnswer })
-      const { ok: _, status, error, ...extras } = outcome
-      throw new ApiError(status, error, extras)
+      return saleResponse(answerOf(outcome).outcome, { answer: submitDocAnswer })
     },
     { validationMessage: INVALID, middleware: [requireChatWallet(deps, { adult: true })] },
   )

@@ -6,6 +6,7 @@ import {
   type SaleOutcome,
   sellItem,
 } from '@agents/payments'
+import { refusal } from '@agents/service-kit'
 import { and, desc, eq, inArray } from 'drizzle-orm'
 import { runChaperone } from '../admission/chaperone.ts'
 import { HELD_FOR_REVIEW } from '../admission/persona-state.ts'
@@ -61,23 +62,19 @@ export const submitDoc = async (
   const doc = docFromDraft(draft)
   if (!doc.ok)
     return doc.missing
-      ? {
-          ok: false,
-          status: 400,
-          error: `${SUBMIT_DOC_ERRORS.draftIncomplete} (missing: ${doc.missing.join(', ')})`,
+      ? refusal(400, `${SUBMIT_DOC_ERRORS.draftIncomplete} (missing: ${doc.missing.join(', ')})`, {
           missing: doc.missing,
-        }
-      : { ok: false, status: 400, error: SUBMIT_DOC_ERRORS.invalidDraft, issues: doc.issues }
+        })
+      : refusal(400, SUBMIT_DOC_ERRORS.invalidDraft, { issues: doc.issues })
   const found = screenPersonalData(heartProse(doc.heart)).found
-  if (found.length > 0)
-    return { ok: false, status: 400, error: SUBMIT_DOC_ERRORS.personalData(found) }
+  if (found.length > 0) return refusal(400, SUBMIT_DOC_ERRORS.personalData(found))
 
   // A request carrying a payment goes to the ledger for these: the same payment is answered with
   // what it bought, and a new one is refused by the hold before it moves money.
-  const refusal = carriesPayment(request)
+  const refused = carriesPayment(request)
     ? undefined
     : await walletRefusal(deps.database.db, wallet, body.handle)
-  if (refusal) return refusal
+  if (refused) return refused
 
   // The wallet and what it submits: the same payment may only ever file this doc.
   const requestKey = `submit-doc:${wallet}:${createHash('sha256')
@@ -91,20 +88,16 @@ export const submitDoc = async (
 
   const holding = await deps.holdings(wallet)
   if (holding < FLOOR_HOLDING_CENTS)
-    return {
-      ok: false,
-      status: 403,
-      error: SUBMIT_DOC_ERRORS.holdingTooLow(holding < 0n ? 0n : holding),
+    return refusal(403, SUBMIT_DOC_ERRORS.holdingTooLow(holding < 0n ? 0n : holding), {
       holdingUsd: dollars(holding < 0n ? 0n : holding),
       neededUsd: dollars(FLOOR_HOLDING_CENTS),
-    }
+    })
   // Before the chaperone and any 402: a spent budget is a 503, nothing charged or written.
   await spendOutbound(deps, PAID, { moderation: 1 })
   const verdict = await runChaperone(deps, doc.heart)
-  if (verdict.unavailable)
-    return { ok: false, status: 503, error: SUBMIT_DOC_ERRORS.safetyUnavailable }
+  if (verdict.unavailable) return refusal(503, SUBMIT_DOC_ERRORS.safetyUnavailable)
   if (verdict.verdict !== 'allow')
-    return { ok: false, status: 422, error: SUBMIT_DOC_ERRORS.chaperone, reason: verdict.reason }
+    return refusal(422, SUBMIT_DOC_ERRORS.chaperone, { reason: verdict.reason })
 
   return { ok: true, outcome: await sell(deps, request, body, doc.heart, wallet, requestKey) }
 }

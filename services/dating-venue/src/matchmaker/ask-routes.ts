@@ -1,5 +1,5 @@
 import { saleResponse } from '@agents/payments'
-import { errors, json, jsonRoute } from '@agents/service-kit'
+import { answerOf, errors, json, jsonRoute } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import { getCookie } from 'hono/cookie'
 import { clientKeyOf } from '../budget/client-key.ts'
@@ -8,7 +8,6 @@ import type { VenueDeps } from '../deps.ts'
 import { LIMIT } from '../limits/limit-defaults.ts'
 import { itemPrice, paidNote } from '../orders/paid-item-text.ts'
 import { PaymentChallenge } from '../orders/payment-answers.ts'
-import { refusalResponse } from '../orders/refusal-response.ts'
 import type { VenueApp, VenueMiddleware, VenueVariables } from '../venue-env.ts'
 import { CHAT_COOKIE, chatWalletOf, requireChatWallet } from '../wallet-session/wallet-session.ts'
 import { askAsAgent, askAsHuman, type PaidAsk, paidAskAnswer } from './ask.ts'
@@ -37,7 +36,7 @@ const resolveAsker = (deps: VenueDeps): VenueMiddleware => {
 
 /** A paid answer as HTTP: its refusal before the 402, or the sale's outcome. */
 const paidAnswer = (paid: PaidAsk, answer: ReturnType<typeof paidAskAnswer>) =>
-  'refusal' in paid ? refusalResponse(paid.refusal) : saleResponse(paid.outcome, { answer })
+  saleResponse(answerOf(paid).outcome, { answer })
 
 /** Asking the matchmaker: humans on the chat page and agents (paid). */
 export const registerChatAskRoutes = (app: VenueApp, deps: VenueDeps) => {
@@ -61,7 +60,7 @@ export const registerChatAskRoutes = (app: VenueApp, deps: VenueDeps) => {
           'a message to pay for that the safety check withholds: refused, nothing charged',
         ),
         502: json(
-          z.object({ error: z.string(), orderId: z.string(), credited: z.number().int() }),
+          z.object({ error: z.string(), orderId: z.string(), credited: z.number().int() }).strict(),
           'paid, but the matchmaker could not answer: credited',
         ),
         ...errors({
@@ -82,8 +81,9 @@ export const registerChatAskRoutes = (app: VenueApp, deps: VenueDeps) => {
           request: c.req.raw,
           client: clientKeyOf(c, deps),
         })
-        if (outcome.kind === 'paid') return paidAnswer(outcome, paidAskAnswer(deps, wallet))
-        return c.json(outcome.body, outcome.status)
+        const asked = answerOf(outcome)
+        if (asked.kind === 'paid') return paidAnswer(asked.paid, paidAskAnswer(deps, wallet))
+        return c.json(asked.body, 200)
       }
       const actor = credentialOf(c)
       const endpointId = actor.kind === 'agent' ? actor.endpoint.id : -actor.owner.id

@@ -1,11 +1,6 @@
 import { createHash } from 'node:crypto'
-import {
-  carriesPayment,
-  type ProductRefusal,
-  type SaleAnswer,
-  type SaleOutcome,
-  sellItem,
-} from '@agents/payments'
+import { carriesPayment, type SaleAnswer, type SaleOutcome, sellItem } from '@agents/payments'
+import { type Refusal, refusal } from '@agents/service-kit'
 import { PAID, spendOutbound } from '../budget/spend-outbound.ts'
 import type { VenueDeps } from '../deps.ts'
 import { holdingTier } from '../holdings/free-messages.ts'
@@ -22,7 +17,7 @@ import { storeExchange } from './messages.ts'
 import { releaseMessage, reserveMessage, usedToday } from './usage.ts'
 
 /** A paid answer, or why it was refused before the 402 (nothing charged). */
-export type PaidAsk = { refusal: ProductRefusal } | { outcome: SaleOutcome<AskFulfilment> }
+export type PaidAsk = Refusal<422 | 503> | { ok: true; outcome: SaleOutcome<AskFulfilment> }
 
 /**
  * What can refuse a paid answer runs before the 402: the message itself
@@ -42,27 +37,16 @@ const sellAnswer = async (deps: VenueDeps, request: Request, order: AskOrder): P
   )
   const verdict = await deps.safety(order.message, { kind: 'post' })
   if (verdict.unavailable)
-    return {
-      refusal: {
-        status: 503,
-        body: { error: 'safety check unavailable: nothing was charged; retry later' },
-      },
-    }
+    return refusal(503, 'safety check unavailable: nothing was charged; retry later')
   if (verdict.verdict !== 'allow')
-    return {
-      refusal: {
-        status: 422,
-        body: {
-          error: 'message withheld by the safety check: nothing was charged',
-          reason: verdict.reason,
-        },
-      },
-    }
+    return refusal(422, 'message withheld by the safety check: nothing was charged', {
+      reason: verdict.reason,
+    })
   const outcome = await sellItem(deps, request, askItem, {
     order,
     requestKey: `ask:${order.speaker}:${createHash('sha256').update(order.message).digest('hex')}`,
   })
-  return { outcome }
+  return { ok: true, outcome }
 }
 
 /**
@@ -75,12 +59,7 @@ export const askAsAgent = async (
 ): Promise<PaidAsk> =>
   deps.chat
     ? sellAnswer(deps, request, { speaker: `agent:${endpointId}`, message })
-    : {
-        refusal: {
-          status: 503,
-          body: { error: 'the matchmaker model is not configured on this venue' },
-        },
-      }
+    : refusal(503, 'the matchmaker model is not configured on this venue')
 
 /**
  * How a paid answer is answered: 502 when it was credited; else the answer,
@@ -100,9 +79,9 @@ export const paidAskAnswer =
   }
 
 export type HumanAskOutcome =
-  | { kind: 'answered'; status: 200; body: Record<string, unknown> }
-  | { kind: 'unavailable'; status: 503; body: { error: string; reason: string } }
-  | ({ kind: 'paid' } & PaidAsk)
+  | { ok: true; kind: 'answered'; body: Record<string, unknown> }
+  | { ok: true; kind: 'paid'; paid: PaidAsk }
+  | Refusal<503>
 
 /**
  * A signed-in adult asks: today's free messages by holding first, then
@@ -124,8 +103,8 @@ export const askAsHuman = async (
     const turn = await interviewTurn(deps.database, wallet, message)
     await storeExchange(deps, wallet, message, turn.reply)
     return {
+      ok: true,
       kind: 'answered',
-      status: 200,
       body: {
         ok: true,
         answer: `${turn.reply} ${NO_MODEL_ANSWER}`,
@@ -148,7 +127,11 @@ export const askAsHuman = async (
     now,
   })
   if (!reservation) {
-    return { kind: 'paid', ...(await sellAnswer(deps, request, { speaker: wallet, message })) }
+    return {
+      ok: true,
+      kind: 'paid',
+      paid: await sellAnswer(deps, request, { speaker: wallet, message }),
+    }
   }
   // A free message spends the client's budget, one paid with credits the payers'; a spent
   // budget (503) gives the message back.
@@ -166,19 +149,14 @@ export const askAsHuman = async (
   })
   if (answered.kind === 'unavailable') {
     await releaseMessage(deps.database.db, wallet, reservation)
-    return {
-      kind: 'unavailable',
-      status: 503,
-      body: {
-        error: 'the matchmaker could not answer: nothing was counted; retry shortly',
-        reason: answered.reason,
-      },
-    }
+    return refusal(503, 'the matchmaker could not answer: nothing was counted; retry shortly', {
+      reason: answered.reason,
+    })
   }
   if (answered.kind === 'answer') await storeExchange(deps, wallet, message, answered.text)
   return {
+    ok: true,
     kind: 'answered',
-    status: 200,
     body: {
       ok: true,
       ...(answered.kind === 'answer' ? { answer: answered.text } : { withheld: answered.reason }),

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { type SaleAnswer, type SaleOutcome, sellItem } from '@agents/payments'
+import { refusal } from '@agents/service-kit'
 import type { VenueDeps } from '../deps.ts'
 import { type TopupFulfilment, topupItem } from './topup-item.ts'
 
@@ -34,9 +35,7 @@ export const sellTopup = (
     order: { wallet: wallet.toLowerCase() },
     requestKey: topupRequestKey(wallet, sessionSecret),
     payer: (payer) =>
-      sameWallet(payer, wallet)
-        ? undefined
-        : { status: 403, body: { error: TOPUP_ERRORS.notYourWallet } },
+      sameWallet(payer, wallet) ? undefined : refusal(403, TOPUP_ERRORS.notYourWallet),
   })
 
 /** How a top-up is answered: the order, what it credited and the balance after it. */

@@ -10,6 +10,7 @@ export const PaymentChallenge = z
     reason: z.string().optional(),
     detail: z.string().optional(),
   })
+  .strict()
   .openapi('PaymentChallenge', {
     description:
       'the x402 v1 legacy challenge (plus PAYMENT-REQUIRED and WWW-Authenticate: Payment headers), or `payment not verified` with the reason',
@@ -18,6 +19,7 @@ export const PaymentChallenge = z
 /** The 503 of a paid route whose payment is being settled or whose outcome is not known yet. */
 export const PaymentPending = z
   .object({ error: z.string(), reference: z.string(), retryAfterSeconds: z.number().int() })
+  .strict()
   .openapi('PaymentPending', {
     description:
       'the payment is being settled, or its outcome is not known yet: retry with the same payment (Retry-After)',

@@ -1,4 +1,4 @@
-import { ApiError, clientAddress, errors, json, jsonRoute } from '@agents/service-kit'
+import { answerOf, clientAddress, errors, json, jsonRoute } from '@agents/service-kit'
 import { createRoute } from '@hono/zod-openapi'
 import { acceptCredential, optionalCredentialOf } from '../credentials/actor-middleware.ts'
 import type { VenueDeps } from '../deps.ts'
@@ -39,8 +39,7 @@ export const registerReportRoutes = (app: VenueApp, deps: VenueDeps) => {
         actor: optionalCredentialOf(c),
         clientAddress: clientAddress(c, { trustForwardedFor: deps.trustForwardedFor }) ?? 'unknown',
       })
-      if (!outcome.ok) throw new ApiError(outcome.status, outcome.error, { issues: outcome.issues })
-      return c.json(outcome, 200)
+      return c.json(answerOf(outcome), 200)
     },
     {
       validationMessage: REPORT_ERRORS.invalidReport,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { type Refusal, refusal } from '@agents/service-kit'
 import { and, count, eq } from 'drizzle-orm'
 import { holdPersona } from '../admission/persona-state.ts'
 import { holdCouple } from '../couples/couple-state.ts'
@@ -17,14 +18,7 @@ export type FileReportParameters = {
   clientAddress: string
 }
 
-export type FileReportReturnType =
-  | { ok: true }
-  | {
-      ok: false
-      status: 400
-      error: string
-      issues: Array<{ code: string; path: string[]; message: string }>
-    }
+export type FileReportReturnType = { ok: true } | Refusal<400>
 
 /** Reporters are told apart by their credential when they send one, else by a hash of their address. */
 const reporterKeyOf = (actor: Actor | undefined, clientAddress: string) => {
@@ -48,10 +42,7 @@ export const fileReport = async (
     .from(table)
     .where(eq(table.id, body.targetId))
   if (!target)
-    return {
-      ok: false,
-      status: 400,
-      error: REPORT_ERRORS.invalidReport,
+    return refusal(400, REPORT_ERRORS.invalidReport, {
       issues: [
         {
           code: 'custom',
@@ -59,7 +50,7 @@ export const fileReport = async (
           message: REPORT_ERRORS.noSuchTarget(body.targetType),
         },
       ],
-    }
+    })
   const reporterKey = reporterKeyOf(actor, clientAddress)
   await deps.database.db.transaction(async (tx) => {
     await tx

@@ -1,4 +1,4 @@
-import { ApiError, errors, json, jsonRoute, RowId, SafeText } from '@agents/service-kit'
+import { answerOf, errors, json, jsonRoute, RowId, SafeText } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import type { VenueDeps } from '../deps.ts'
 import { LIMIT } from '../limits/limit-defaults.ts'
@@ -64,9 +64,7 @@ export const registerReviewRoutes = (app: VenueApp, deps: VenueDeps) => {
     }),
     async (c, body) => {
       const outcome = await reviewPersona(deps, { ...body, operator: operatorOf(c) })
-      if (outcome.ok) return c.json(outcome.answer, 200)
-      const { ok: _, status, error, ...extras } = outcome
-      throw new ApiError(status, error, extras)
+      return c.json(answerOf(outcome).answer, 200)
     },
     {
       validationMessage: REVIEW_ERRORS.invalidReview,

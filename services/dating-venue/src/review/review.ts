@@ -1,3 +1,4 @@
+import { type Refusal, refusal } from '@agents/service-kit'
 import { eq } from 'drizzle-orm'
 import { ADMISSION_REASONS } from '../admission/admission-errors.ts'
 import { runChaperone } from '../admission/chaperone.ts'
@@ -31,9 +32,7 @@ export type ReviewAnswer = {
   reason: string
 }
 
-export type ReviewOutcome =
-  | { ok: true; answer: ReviewAnswer }
-  | { ok: false; status: 404 | 409 | 503; error: string; currentStatus?: string }
+export type ReviewOutcome = { ok: true; answer: ReviewAnswer } | Refusal<404 | 409 | 503>
 
 /**
  * POST /admin/actions/review: the operator's decision on a persona held for
@@ -57,7 +56,7 @@ export const reviewPersona = async (
     })
     .from(personas)
     .where(eq(personas.id, personaId))
-  if (!persona) return { ok: false, status: 404, error: REVIEW_ERRORS.noSuchPersona }
+  if (!persona) return refusal(404, REVIEW_ERRORS.noSuchPersona)
   if (persona.status !== 'held' || persona.reason !== HELD_FOR_REVIEW)
     return notHeld(persona.status)
 
@@ -73,7 +72,7 @@ export const reviewPersona = async (
   }
 
   const verdict = await runChaperone(deps, persona.heart as Heart)
-  if (verdict.unavailable) return { ok: false, status: 503, error: REVIEW_ERRORS.safetyUnavailable }
+  if (verdict.unavailable) return refusal(503, REVIEW_ERRORS.safetyUnavailable)
   if (verdict.verdict !== 'allow')
     return settle(
       deps,
@@ -115,12 +114,7 @@ export const reviewPersona = async (
 }
 
 const notHeld = (status: string | undefined) =>
-  ({
-    ok: false,
-    status: 409,
-    error: REVIEW_ERRORS.notHeldForReview,
-    ...(status ? { currentStatus: status } : {}),
-  }) as const
+  refusal(409, REVIEW_ERRORS.notHeldForReview, status ? { currentStatus: status } : {})
 
 const currentStatus = async (deps: VenueDeps, personaId: number) =>
   (

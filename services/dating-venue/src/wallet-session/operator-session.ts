@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
+import { type Refusal, refusal } from '@agents/service-kit'
 import { and, eq, gt, lt, sql } from 'drizzle-orm'
 import type { VenueDatabase } from '../db/open.ts'
 import { operatorSessions } from '../db/schema.ts'
@@ -33,7 +34,7 @@ const hash = (secret: string) => createHash('sha256').update(secret).digest('hex
 
 export type OperatorSignIn =
   | { ok: true; operator: string; secret: string; expiresAt: Date }
-  | { ok: false; status: 401 | 403; error: string; reason?: string }
+  | Refusal<401 | 403>
 
 /**
  * Signs an operator in with Sign-In with Ethereum: every field of the
@@ -53,11 +54,10 @@ export const signInOperator = async (
   })
   if (!verified.ok)
     return verified.reason === LOGIN_FAILURES.unknownNonce
-      ? { ok: false, status: 401, error: OPERATOR_ERRORS.unknownNonce }
-      : { ok: false, status: 401, error: OPERATOR_ERRORS.signInFailed, reason: verified.reason }
+      ? refusal(401, OPERATOR_ERRORS.unknownNonce)
+      : refusal(401, OPERATOR_ERRORS.signInFailed, { reason: verified.reason })
   const operator = verified.address!.toLowerCase()
-  if (!deps.operatorWallets.includes(operator))
-    return { ok: false, status: 403, error: OPERATOR_ERRORS.notOperator }
+  if (!deps.operatorWallets.includes(operator)) return refusal(403, OPERATOR_ERRORS.notOperator)
   const secret = randomBytes(32).toString('base64url')
   const expiresAt = new Date(Date.now() + OPERATOR_SESSION_HOURS * 3_600_000)
   // Expired sessions go with each sign-in: the table holds the operators signed in now.

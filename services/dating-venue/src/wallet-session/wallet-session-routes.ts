@@ -1,4 +1,4 @@
-import { ApiError, errors, json, jsonRoute } from '@agents/service-kit'
+import { answerOf, errors, json, jsonRoute } from '@agents/service-kit'
 import { createRoute, z } from '@hono/zod-openapi'
 import { deleteCookie, setCookie } from 'hono/cookie'
 import type { VenueDeps } from '../deps.ts'
@@ -58,14 +58,9 @@ export const registerWalletSessionRoutes = (app: VenueApp, deps: VenueDeps) => {
         message: body.message,
         signature: body.signature as `0x${string}`,
       })
-      if (!outcome.ok)
-        throw new ApiError(
-          outcome.status,
-          outcome.error,
-          outcome.reason ? { reason: outcome.reason } : {},
-        )
-      setCookie(c, CHAT_COOKIE, outcome.secret, sessionCookie(deps, outcome.expiresAt))
-      return c.json({ wallet: outcome.wallet, attested: outcome.attested })
+      const { secret, expiresAt, wallet, attested } = answerOf(outcome)
+      setCookie(c, CHAT_COOKIE, secret, sessionCookie(deps, expiresAt))
+      return c.json({ wallet, attested })
     },
     { validationMessage: CHAT_ERRORS.invalidSignIn },
   )

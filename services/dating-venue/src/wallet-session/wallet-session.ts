@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { ApiError } from '@agents/service-kit'
+import { ApiError, type Refusal, refusal } from '@agents/service-kit'
 import { pgArray, rowsOf } from '@agents/service-kit/db'
 import { and, eq, gt, lt, sql } from 'drizzle-orm'
 import { getCookie } from 'hono/cookie'
@@ -47,7 +47,7 @@ export const takeNonce = async ({ database }: Pick<ChatDeps, 'database'>, nonce:
 
 export type SignInOutcome =
   | { ok: true; wallet: string; secret: string; expiresAt: Date; attested: boolean }
-  | { ok: false; status: 401; error: string; reason?: string }
+  | Refusal<401>
 
 /**
  * Signs a wallet in: every field of the EIP-4361 message is checked
@@ -67,8 +67,8 @@ export const signIn = async (
   })
   if (!verified.ok)
     return verified.reason === LOGIN_FAILURES.unknownNonce
-      ? { ok: false, status: 401, error: CHAT_ERRORS.unknownNonce }
-      : { ok: false, status: 401, error: CHAT_ERRORS.signInFailed, reason: verified.reason }
+      ? refusal(401, CHAT_ERRORS.unknownNonce)
+      : refusal(401, CHAT_ERRORS.signInFailed, { reason: verified.reason })
   const wallet = verified.address!.toLowerCase()
   const secret = randomBytes(32).toString('base64url')
   const expiresAt = new Date(Date.now() + deps.humanChat.sessionHours * 3_600_000)

@@ -1,3 +1,4 @@
+import { isRefusal } from '@agents/service-kit'
 import type { z } from 'zod'
 import type { Matrix } from '../matrix/load-matrix.ts'
 import { draft } from '../operations/draft.ts'
@@ -32,9 +33,11 @@ const isFactoryIntent = (matrix: Matrix, intent: Record<string, unknown>) =>
 /**
  * The 200 body of an operation, computed by the same functions as the
  * routes, or undefined when the answer is anything else (a body that fails
- * its schema, an unknown pad, an intent with errors, a salt to mine): those
- * the app answers, so every refusal keeps its one implementation. Pure: no
- * limit is taken, no salt is mined, nothing is logged.
+ * its schema, a refusal such as an unknown pad or an intent with errors, a
+ * salt to mine): those the app answers, so every refusal keeps its one
+ * implementation. A throw is a bug, not "not mine": it reaches the hot
+ * path's error boundary (500), never the app. Pure: no limit is taken, no
+ * salt is mined, nothing is logged.
  */
 export const answerOperation = (
   deps: AnswerOperationDeps,
@@ -58,14 +61,13 @@ export const answerOperation = (
       const { intent } = parsed.data as z.output<typeof IntentBody>
       // Mining takes the client's mining budget and a worker: the app's path.
       if (isFactoryIntent(matrix, intent)) return undefined
-      try {
-        const answer = getSignPayload({ matrix, mineSalt }, { intent })
-        if (!(answer instanceof Promise)) return JSON.stringify(answer)
-        answer.catch(() => {}) // never: only factory pads answer later
-        return undefined
-      } catch {
+      const answer = getSignPayload({ matrix, mineSalt }, { intent })
+      if (answer instanceof Promise) {
+        // A salt to mine (only factory pads, which never get here): the app's.
+        answer.catch(() => {})
         return undefined
       }
+      return isRefusal(answer) ? undefined : JSON.stringify(answer)
     }
   }
 }

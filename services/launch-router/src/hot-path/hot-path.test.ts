@@ -1,14 +1,18 @@
-import { request } from 'node:http'
-import type { RunningServer } from '@agents/service-kit'
+import { createServer, request } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createLogger, type RunningServer } from '@agents/service-kit'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { buildApp } from '../app.ts'
 import { readConfig } from '../config.ts'
 import { defaultPadsDirectory, loadMatrix, readPadFiles } from '../matrix/load-matrix.ts'
 import { getCapabilities } from '../operations/get-capabilities.ts'
 import { listNetworks } from '../operations/list-networks.ts'
 import { listPads } from '../operations/list-pads.ts'
+import type { MinerPool } from '../salt/miner-pool.ts'
 import { startLaunchRouter } from '../start.ts'
 import { CREATOR } from '../testing.ts'
 import { answerOperation } from './answer-operation.ts'
+import { createHotPath } from './create-hot-path.ts'
 import { precomputeAnswers } from './precompute-answers.ts'
 
 // The matrix the router loads at start-up, whatever pads it holds.
@@ -153,5 +157,64 @@ describe('the hot path under a spent read limit', () => {
         ),
       }))
     expect(steady(fromHot)).toEqual(steady(fromApp))
+  })
+})
+
+describe('a bug behind the hot path', () => {
+  test('is a 500 from its error boundary, never a silent hand-over to the app; a refusal still goes to the app', async () => {
+    // A fault inside draftIntent, which get_sign_payload and simulate_launch run too.
+    const broken = {
+      ...matrix,
+      knobValidators: {
+        get: () => {
+          throw new Error('a bug in draftIntent')
+        },
+      },
+    } as unknown as typeof matrix
+    const handedOver: string[] = []
+    const logger = createLogger({ name: 'hot-path-test', level: 'silent' })
+    // The app only lends the hot path its routes' declared limits here: nothing reaches it to mine.
+    const app = buildApp({
+      matrix: broken,
+      answers,
+      pool: {} as MinerPool,
+      logger,
+      maxBodyBytes: 64 * 1024,
+      salt: { maxIterations: 1, timeBudgetMs: 1 },
+      baseUrl: () => 'http://127.0.0.1',
+    })
+    const hotPath = createHotPath({
+      deps: { matrix: broken, answers },
+      app,
+      logger,
+      maxBodyBytes: 64 * 1024,
+    })
+    const server = createServer(
+      hotPath((incoming, outgoing) => {
+        handedOver.push(incoming.url ?? '')
+        outgoing.writeHead(422, { 'content-type': 'application/json' }).end('{"error":"app"}')
+      }),
+    )
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    try {
+      const pad = matrix.pads.find((candidate) => candidate.kind !== 'party-factory')!
+      const body = JSON.stringify({ intent: intentOf(pad) })
+      for (const operation of ['draft_intent', 'get_sign_payload', 'simulate_launch']) {
+        const answer = await post(url, `/api/v1/${operation}`, body)
+        expect({ operation, status: answer.status, body: answer.body }).toEqual({
+          operation,
+          status: 500,
+          body: '{"error":"internal"}',
+        })
+      }
+      expect(handedOver).toEqual([])
+      // An unknown pad is a refusal, which the hot path leaves to the app to answer.
+      const refused = await post(url, '/api/v1/get_capabilities', '{"pad":"no-such-pad"}')
+      expect(refused.body).toBe('{"error":"app"}')
+      expect(handedOver).toEqual(['/api/v1/get_capabilities'])
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+    }
   })
 })

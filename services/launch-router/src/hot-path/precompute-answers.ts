@@ -1,3 +1,4 @@
+import { answerOf } from '@agents/service-kit'
 import type { Matrix } from '../matrix/load-matrix.ts'
 import { getCapabilities } from '../operations/get-capabilities.ts'
 import { listNetworks } from '../operations/list-networks.ts'
@@ -27,6 +28,7 @@ export const precomputeAnswers = (matrix: Matrix): PrecomputedAnswers => ({
   listPads: answer(listPads(matrix)),
   listNetworks: answer(listNetworks(matrix)),
   capabilities: new Map(
-    matrix.pads.map((pad) => [pad.id, answer(getCapabilities(matrix, { pad: pad.id }))]),
+    // A pad of the matrix is never refused.
+    matrix.pads.map((pad) => [pad.id, answer(answerOf(getCapabilities(matrix, { pad: pad.id })))]),
   ),
 })

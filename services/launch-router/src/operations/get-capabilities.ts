@@ -1,12 +1,12 @@
-import { ApiError } from '@agents/service-kit'
+import { refusal } from '@agents/service-kit'
 import { IntentCode } from '../intent/intent-issue.ts'
 import type { Matrix } from '../matrix/load-matrix.ts'
 
-/** Everything an agent needs to write an intent for one pad. 422 `pad_unknown` otherwise. */
+/** Everything an agent needs to write an intent for one pad; refused 422 `pad_unknown` otherwise. */
 export const getCapabilities = (matrix: Matrix, { pad: id }: { pad: string }) => {
   const pad = matrix.byId.get(id)
   if (!pad) {
-    throw new ApiError(422, 'unknown pad', {
+    return refusal(422, 'unknown pad', {
       errors: [
         {
           code: IntentCode.padUnknown,

@@ -1,4 +1,4 @@
-import { type App, type AppEnv, jsonRoute } from '@agents/service-kit'
+import { type App, type AppEnv, answerOf, jsonRoute, type Refusal } from '@agents/service-kit'
 import type { Context } from 'hono'
 import type { OperationDeps } from '../hot-path/answer-operation.ts'
 import { chargeMining } from '../limits/charge-mining.ts'
@@ -25,11 +25,11 @@ const miningOf = (c: Context<AppEnv>) => {
   return takeLimit && client ? chargeMining({ takeLimit, client }) : undefined
 }
 
-/** Answers a value now, or when its promise settles (only factory pads mine asynchronously). */
-const respond = <value>(c: Context, answer: value | Promise<value>) =>
-  answer instanceof Promise
-    ? answer.then((value) => c.json(value as object, 200))
-    : c.json(answer as object, 200)
+/** Answers an outcome now, or when its promise settles (only factory pads mine asynchronously). */
+const respond = <value>(c: Context, outcome: value | Refusal | Promise<value | Refusal>) =>
+  outcome instanceof Promise
+    ? outcome.then((settled) => c.json(answerOf(settled) as object, 200))
+    : c.json(answerOf(outcome) as object, 200)
 
 // The request limit's 429 is documented on every operation from its declared `limit`; this is the other one.
 const mining =
@@ -82,7 +82,7 @@ export const registerOperations = (app: App, deps: OperationDeps) => {
       // An unknown pad: getCapabilities says why (422).
       return answer
         ? c.body(answer.json, 200, jsonHeaders)
-        : c.json(getCapabilities(matrix, body), 200)
+        : c.json(answerOf(getCapabilities(matrix, body)), 200)
     },
   )
   jsonRoute(

@@ -1,6 +1,7 @@
 import {
   ApiError,
   type App,
+  answerOf,
   document,
   errors,
   freeRead,
@@ -44,7 +45,7 @@ export const registerIntentRoutes = (app: App, deps: SwapDeps) => {
       },
     }),
     async (c, body) =>
-      c.json(await postIntent(deps, { ...body, client: bookClientOf(c, deps) }), 201),
+      c.json(answerOf(await postIntent(deps, { ...body, client: bookClientOf(c, deps) })), 201),
     { validationMessage: 'invalid intent' },
   )
 

@@ -1,3 +1,4 @@
+import { refusalOf } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import { eq } from 'drizzle-orm'
 import { getAddress } from 'viem'
@@ -114,13 +115,13 @@ export const getIntent = async (deps: SwapDeps, id: string) => {
 
 /**
  * POST /v1/intents and swap_create_intent: the intent and, when matched, the
- * match with its challenge; a full book bound is a 429 (`BookFull`).
+ * match with its challenge; a full book bound is refused 429 (`BookFull`).
  */
 export const postIntent = async (deps: SwapDeps, body: CreateIntentParameters) => {
   const created = await createIntent(deps, body)
   if ('refused' in created) {
     deps.bounds.onFull?.(created.refused.bound)
-    throw new BookFull(created.refused, deps.windows.intentTtlSeconds)
+    return refusalOf(new BookFull(created.refused, deps.windows.intentTtlSeconds))
   }
   const { intent, match, offer } = created
   return {

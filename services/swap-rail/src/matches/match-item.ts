@@ -1,4 +1,5 @@
 import { definePaidItem } from '@agents/payments'
+import { refusal } from '@agents/service-kit'
 import { rowsOf } from '@agents/service-kit/db'
 import { and, eq, sql } from 'drizzle-orm'
 import { matches } from '../db/schema.ts'
@@ -35,13 +36,10 @@ export const matchItem = definePaidItem({
         ),
       )
       if (match?.status === 'paid')
-        return {
-          status: 409,
-          body: { error: 'match already paid', match: `/v1/matches/${matchId}` },
-        }
+        return refusal(409, 'match already paid', { match: `/v1/matches/${matchId}` })
       if (!match || match.status === 'expired' || match.over === true)
-        return { status: 410, body: { error: 'payment window ended: post a new intent' } }
-      return { status: 409, body: { error: 'a payment for this match is already being settled' } }
+        return refusal(410, 'payment window ended: post a new intent')
+      return refusal(409, 'a payment for this match is already being settled')
     },
     release: async (tx, { matchId }, reference) => {
       await tx.execute(sql`

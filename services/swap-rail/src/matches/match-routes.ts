@@ -1,5 +1,5 @@
 import { saleResponse } from '@agents/payments'
-import { ApiError, type App, document, errors, freeRead, json } from '@agents/service-kit'
+import { ApiError, type App, answerOf, document, errors, freeRead, json } from '@agents/service-kit'
 import { z } from '@hono/zod-openapi'
 import type { SwapDeps } from '../deps.ts'
 import { IdParam, idOr404 } from '../row-ids.ts'
@@ -45,7 +45,16 @@ export const registerMatchRoutes = (app: App, deps: SwapDeps) => {
     },
     responses: {
       200: json(MatchView, 'paid: the match with its grant'),
-      402: json(z.object({ error: z.string() }).passthrough(), 'payment required or not verified'),
+      402: json(
+        z
+          .object({
+            error: z.string(),
+            reason: z.string().optional(),
+            detail: z.string().optional(),
+          })
+          .strict(),
+        'payment required or not verified',
+      ),
       ...errors({
         400: 'invalid id',
         404: 'no such match',
@@ -56,7 +65,6 @@ export const registerMatchRoutes = (app: App, deps: SwapDeps) => {
   })
   app.post(payPathPattern, async (c) => {
     const outcome = await payMatch(deps, c.req.raw, idOr404(c.req.param('id'), 'match'))
-    if ('outcome' in outcome) return saleResponse(outcome.outcome, { answer: matchAnswer(deps) })
-    return c.json(outcome.body, outcome.status)
+    return saleResponse(answerOf(outcome).outcome, { answer: matchAnswer(deps) })
   })
 }

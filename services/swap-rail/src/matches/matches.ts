@@ -11,6 +11,7 @@ import {
   sellItem,
   WWW_AUTHENTICATE_HEADER,
 } from '@agents/payments'
+import { type Refusal, refusal } from '@agents/service-kit'
 import { eq } from 'drizzle-orm'
 import type { Address } from 'viem'
 import { type MatchRow, matches, type OfferRow, offers } from '../db/schema.ts'
@@ -128,13 +129,15 @@ export const matchView = async (
 /** How a paid match is answered: the match with its grant (409 if it closed while settling). */
 export const matchAnswer =
   (deps: SwapDeps) =>
-  async ({ matchId, closed }: MatchFulfilment, receipt: PaymentReceipt): Promise<SaleAnswer> => {
+  async (
+    { matchId, closed }: MatchFulfilment,
+    receipt: PaymentReceipt,
+  ): Promise<SaleAnswer | Refusal<409>> => {
     const found = await getMatch(deps, matchId)
     if (closed || !found)
-      return {
-        status: 409,
-        body: { error: 'match closed while the payment settled', reference: receipt.reference },
-      }
+      return refusal(409, 'match closed while the payment settled', {
+        reference: receipt.reference,
+      })
     return { status: 200, body: await matchView(deps, found) }
   }
 
@@ -147,20 +150,14 @@ export const payMatch = async (
   deps: SwapDeps,
   request: Request,
   id: string,
-): Promise<
-  | { status: 404 | 409 | 410; body: Record<string, string> }
-  | { outcome: SaleOutcome<MatchFulfilment> }
-> => {
+): Promise<Refusal<404 | 409 | 410> | { ok: true; outcome: SaleOutcome<MatchFulfilment> }> => {
   const found = await getMatch(deps, id)
-  if (!found) return { status: 404 as const, body: { error: 'no such match' } }
+  if (!found) return refusal(404, 'no such match')
   if (!carriesPayment(request)) {
     if (found.match.status === 'paid')
-      return {
-        status: 409 as const,
-        body: { error: 'match already paid', match: `/v1/matches/${id}` },
-      }
+      return refusal(409, 'match already paid', { match: `/v1/matches/${id}` })
     if (found.match.status === 'expired' || found.match.payBy.getTime() <= Date.now())
-      return { status: 410 as const, body: { error: 'payment window ended: post a new intent' } }
+      return refusal(410, 'payment window ended: post a new intent')
   }
   // A bare request gets the challenge; a paid one goes to the payment ledger.
   const outcome = await sellItem(deps, request, matchItem, {
@@ -169,7 +166,7 @@ export const payMatch = async (
     order: { matchId: id },
     requestKey: `match:${id}`,
   })
-  return { outcome }
+  return { ok: true, outcome }
 }
 
 export type { Address }

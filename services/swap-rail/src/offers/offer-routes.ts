@@ -1,6 +1,7 @@
 import {
   ApiError,
   type App,
+  answerOf,
   document,
   errors,
   freeRead,
@@ -62,7 +63,7 @@ export const registerOfferRoutes = (app: App, deps: SwapDeps) => {
       },
     }),
     async (c, body) =>
-      c.json(await postOffer(deps, { ...body, client: bookClientOf(c, deps) }), 201),
+      c.json(answerOf(await postOffer(deps, { ...body, client: bookClientOf(c, deps) })), 201),
     { validationMessage: 'invalid offer' },
   )
 
@@ -111,13 +112,7 @@ export const registerOfferRoutes = (app: App, deps: SwapDeps) => {
         idOr404(c.req.param('id') ?? '', 'offer'),
         body.signature as `0x${string}`,
       )
-      if (!result.ok)
-        throw new ApiError(
-          result.status,
-          result.error,
-          result.offer ? { offer: offerView(result.offer, deps.fee) } : {},
-        )
-      return c.json(offerView(result.offer, deps.fee), 200)
+      return c.json(offerView(answerOf(result).offer, deps.fee), 200)
     },
     { validationMessage: 'invalid cancel', paramsMessage: INVALID_ID },
   )

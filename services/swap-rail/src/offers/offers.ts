@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { ApiError, checkPublicUrl } from '@agents/service-kit'
+import { checkPublicUrl, type Refusal, refusal, refusalOf } from '@agents/service-kit'
 import { and, asc, eq, type SQL } from 'drizzle-orm'
 import { type Address, getAddress, verifyMessage, zeroAddress } from 'viem'
 import { type MatchRow, type OfferRow, offers } from '../db/schema.ts'
@@ -127,12 +127,11 @@ export const listOffers = async (
 /** What payTo signs (EIP-191 personal_sign) to cancel an offer: it names the offer. */
 export const cancelMessage = (offerId: string) => `Cancel swap-rail offer ${offerId}`
 
-export type CancelResult =
-  | { ok: true; offer: OfferRow }
-  | { ok: false; status: 403 | 404 | 409; error: string; offer?: OfferRow }
+export type CancelResult = { ok: true; offer: OfferRow } | Refusal<403 | 404 | 409>
 
 /**
- * Cancels an open offer on payTo's signature. Matches already formed stay
+ * Cancels an open offer on payTo's signature (refused: 404 no such offer,
+ * 403 not payTo's signature, 409 not open, with the offer as it is). Matches already formed stay
  * payable; capacity they return later does not reopen a cancelled offer.
  */
 export const cancelOffer = async (
@@ -141,18 +140,13 @@ export const cancelOffer = async (
   signature: `0x${string}`,
 ): Promise<CancelResult> => {
   const offer = await getOffer(deps, offerId)
-  if (!offer) return { ok: false, status: 404, error: 'no such offer' }
+  if (!offer) return refusal(404, 'no such offer')
   const valid = await verifyMessage({
     address: offer.payTo as Address,
     message: cancelMessage(offerId),
     signature,
   }).catch(() => false)
-  if (!valid)
-    return {
-      ok: false,
-      status: 403,
-      error: "signature is not payTo's over the cancel message",
-    }
+  if (!valid) return refusal(403, "signature is not payTo's over the cancel message")
   const [cancelled] = await deps.database.db
     .update(offers)
     .set({ status: 'cancelled', closedAt: new Date() })
@@ -160,23 +154,22 @@ export const cancelOffer = async (
     .returning()
   if (cancelled) return { ok: true, offer: cancelled }
   const current = (await getOffer(deps, offerId))!
-  return { ok: false, status: 409, error: `offer is ${current.status}`, offer: current }
+  return refusal(409, `offer is ${current.status}`, { offer: offerView(current, deps.fee) })
 }
 
 /**
  * POST /v1/offers and swap_create_offer: the endpoint rule, then the offer
- * and any matches it made; a full book bound is a 429 (`BookFull`).
+ * and any matches it made; refused: an endpoint against the rule (400), a
+ * full book bound (429, `BookFull`).
  */
 export const postOffer = async (deps: SwapDeps, body: CreateOfferParameters) => {
   const problem = endpointProblem(body.endpoint, deps.devEndpointHosts)
   if (problem)
-    throw new ApiError(400, 'invalid offer', {
-      issues: [{ path: ['endpoint'], message: problem }],
-    })
+    return refusal(400, 'invalid offer', { issues: [{ path: ['endpoint'], message: problem }] })
   const created = await createOffer(deps, body)
   if ('refused' in created) {
     deps.bounds.onFull?.(created.refused.bound)
-    throw new BookFull(created.refused, deps.windows.offerTtlSeconds)
+    return refusalOf(new BookFull(created.refused, deps.windows.offerTtlSeconds))
   }
   const { offer, matches } = created
   return {
