@@ -8,12 +8,12 @@ import {
   serviceConfigShape,
 } from '@agents/service-kit'
 import { z } from 'zod'
+import { EXACT_UP_TO } from './beat/pairing-defaults.ts'
 import { EmbeddingsConfig } from './embeddings/index.ts'
 import { GeoConfig } from './geo/geo-config.ts'
 import { IdpConfig, refineIdpConfig } from './identity/idp-config.ts'
 import { LoginConfig } from './identity/login-config.ts'
 import { VENUE_LIMIT_DEFAULTS } from './limits/limit-defaults.ts'
-import { EXACT_UP_TO } from './matchmaking/pairing-defaults.ts'
 
 const flag = z
   .enum(['0', '1', 'true', 'false'])

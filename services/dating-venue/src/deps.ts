@@ -1,13 +1,13 @@
 import type { PaymentsDeps } from '@agents/payments'
 import type { ForwardedTrust, Logger, Metrics } from '@agents/service-kit'
+import type { ChatSettings } from './ask-matchmaker/chat-settings.ts'
+import type { MatchIndex } from './beat/match-index.ts'
 import type { VenueBudget } from './budget/venue-budget.ts'
 import type { VenueDatabase } from './db/open.ts'
 import type { Sealer } from './db/seal.ts'
 import type { Embedder } from './embeddings/index.ts'
 import type { FloorHub } from './floor/floor-hub.ts'
 import type { IdpEvent } from './identity/types.ts'
-import type { ChatSettings } from './matchmaker/chat-settings.ts'
-import type { MatchIndex } from './matchmaking/match-index.ts'
 import type { VenueSigner } from './notify/venue-signer.ts'
 import type { SafetyCheck } from './safety/index.ts'
 import type { VenueSettings } from './settings/settings.ts'
@@ -36,7 +36,7 @@ export type VenueDeps = {
   /** How much of X-Forwarded-For gives the client address (GEO_TRUST_FORWARDED_FOR: false, true or a number of proxies). */
   trustForwardedFor: ForwardedTrust
   embedder: Embedder
-  /** The matchmaker's kept index of personas waiting for a partner, in its own process (matchmaking/match-index.ts). */
+  /** The matchmaker's kept index of personas waiting for a partner, in its own process (beat/match-index.ts). */
   matchPool: MatchIndex
   signer: VenueSigner
   /** The matchmaker's chat model for opening lines, when configured. */

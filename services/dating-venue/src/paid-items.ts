@@ -1,8 +1,8 @@
+import { askItem } from './ask-matchmaker/ask-item.ts'
 import { reportItem } from './compatibility/report-item.ts'
 import { featuredItem } from './featured/featured-item.ts'
 import { heartFileItem } from './intake/heart-file-item.ts'
 import { chatDocItem } from './intake/submit-doc-item.ts'
-import { askItem } from './matchmaker/ask-item.ts'
 import { topupItem } from './orders/topup-item.ts'
 
 /**

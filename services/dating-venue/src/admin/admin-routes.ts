@@ -7,10 +7,10 @@ import {
   parseInput,
   readJsonBody,
 } from '@agents/service-kit'
+import { runBeat } from '../beat/beat.ts'
 import { events } from '../db/schema.ts'
 import type { VenueDeps } from '../deps.ts'
 import { LIMIT } from '../limits/limit-defaults.ts'
-import { runBeat } from '../matchmaking/beat.ts'
 import { venueJobMetrics } from '../metrics/venue-job-metrics.ts'
 import { SECURITY } from '../openapi.ts'
 import type { VenueApp } from '../venue-env.ts'

@@ -1,9 +1,9 @@
+import { readDraft } from '../ask-matchmaker/drafts.ts'
+import { usedToday } from '../ask-matchmaker/usage.ts'
 import type { VenueDeps } from '../deps.ts'
 import { chatEscalation } from '../escalation/chat-escalation.ts'
 import { holdingTier } from '../holdings/free-messages.ts'
 import { reviewStatus } from '../intake/submit-doc.ts'
-import { readDraft } from '../matchmaker/drafts.ts'
-import { usedToday } from '../matchmaker/usage.ts'
 import { CREDITS_PER_MESSAGE, creditBalance } from '../orders/credits.ts'
 
 const dollars = (cents: bigint) => `${cents / 100n}.${(cents % 100n).toString().padStart(2, '0')}`

@@ -1,7 +1,7 @@
 import { postJson } from '@agents/service-kit'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { storeExchange } from '../matchmaker/messages.ts'
+import { storeExchange } from '../ask-matchmaker/messages.ts'
 import type { Venue } from '../start.ts'
 import { signInToChat } from '../testing/chat-fixtures.ts'
 import { startTestVenue } from '../testing.ts'

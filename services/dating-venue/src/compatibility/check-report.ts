@@ -1,4 +1,4 @@
-import { quotesHeart } from '../matchmaking/intro.ts'
+import { quotesHeart } from '../beat/intro.ts'
 import type { SafetyCheck } from '../safety/index.ts'
 import { screenPersonalData } from '../safety/index.ts'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { quotesHeart } from '../beat/intro.ts'
 import type { Heart } from '../heart/heart-schema.ts'
-import { quotesHeart } from '../matchmaking/intro.ts'
 import { createSafetyCheck } from '../safety/index.ts'
 import { checkReport } from './check-report.ts'
 import { composeReport } from './compose-report.ts'

@@ -1,7 +1,7 @@
+import { chatCompletion } from '../ask-matchmaker/chat-completion.ts'
+import type { ChatSettings } from '../ask-matchmaker/chat-settings.ts'
 import type { Heart } from '../heart/heart-schema.ts'
 import { heartProse } from '../heart/heart-schema.ts'
-import { chatCompletion } from '../matchmaker/chat-completion.ts'
-import type { ChatSettings } from '../matchmaker/chat-settings.ts'
 import type { ReportSignals } from './report-signals.ts'
 
 const SYSTEM = [

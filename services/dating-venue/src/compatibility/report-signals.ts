@@ -1,5 +1,5 @@
+import { accepts, compileFilter } from '../beat/filters.ts'
 import type { Heart } from '../heart/heart-schema.ts'
-import { accepts, compileFilter } from '../matchmaking/filters.ts'
 
 /**
  * What a compatibility report may say about the other side: signals derived

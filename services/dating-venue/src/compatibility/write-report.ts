@@ -1,4 +1,4 @@
-import type { ChatSettings } from '../matchmaker/chat-settings.ts'
+import type { ChatSettings } from '../ask-matchmaker/chat-settings.ts'
 import type { SafetyCheck } from '../safety/index.ts'
 import { checkReport } from './check-report.ts'
 import { composeReport } from './compose-report.ts'

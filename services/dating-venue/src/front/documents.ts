@@ -1,7 +1,7 @@
+import { askItem } from '../ask-matchmaker/ask-item.ts'
 import { KNOWN_BOARDS } from '../boards/boards.ts'
 import { heartFileItem } from '../intake/heart-file-item.ts'
 import { chatDocItem } from '../intake/submit-doc-item.ts'
-import { askItem } from '../matchmaker/ask-item.ts'
 import { CREDITS_PER_MESSAGE } from '../orders/credits.ts'
 import { itemName, itemPrice, itemRoute, paidNote } from '../orders/paid-item-text.ts'
 import { refundRule } from '../orders/refund-rule.ts'

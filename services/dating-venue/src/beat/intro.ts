@@ -1,6 +1,6 @@
+import { chatCompletion } from '../ask-matchmaker/chat-completion.ts'
+import type { ChatSettings } from '../ask-matchmaker/chat-settings.ts'
 import type { Heart } from '../heart/heart-schema.ts'
-import { chatCompletion } from '../matchmaker/chat-completion.ts'
-import type { ChatSettings } from '../matchmaker/chat-settings.ts'
 import { checkMany, type SafetyCheck } from '../safety/index.ts'
 
 /** The line kept when no intro can be written or checked: it says nothing about either heart. */
