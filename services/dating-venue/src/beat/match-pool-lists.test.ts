@@ -73,3 +73,23 @@ test('behavior: pairing from the kept lists equals exact pairing where the graph
     expect(pairApproximate(all, { pool, threads: 1 })).toEqual(pairExact(all))
   }
 })
+
+test('behavior: a neighbour pushed out of a full list raises its floor, so no row scoring above it goes unlisted', () => {
+  const all = personas(200, 9)
+  const pool = createMatchPool({ modelId: 'm', exactUpTo: 50, threads: 1, keptNeighbours: 4 })
+  pool.add(all)
+  const target = all[3]!
+  // Copies: a list is a view of the pool's arrays, which the next offers change.
+  const before = Float32Array.from(pool.neighbours(target.id)!.scores)
+  // Four personas nearer than any listed: each pushes the last one out.
+  const near = [1, 2, 3, 4].map((step) => {
+    const vector = Float32Array.from(target.vector, (v, k) => v + (k === step ? 1e-3 * step : 0))
+    const norm = Math.hypot(...vector)
+    return { id: 5000 + step, vector: vector.map((v) => v / norm) }
+  })
+  pool.add(near)
+  const after = pool.neighbours(target.id)!
+  expect([...after.ids].sort()).toEqual([5001, 5002, 5003, 5004])
+  // All four listed before were pushed out: the best of them is the floor now.
+  expect(after.floor).toBe(before[0]!)
+})

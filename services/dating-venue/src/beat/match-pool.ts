@@ -152,8 +152,9 @@ export type MatchPool = {
   /**
    * The persona's kept neighbours (see `keptNeighbours`), best first, by
    * the graph's estimate: ids that left since may still be listed. `floor`
-   * is the last score of the list as it was made: a persona not listed
-   * scored at most that (by the graph's ranking) when either came in.
+   * is the best score a persona not listed can have (by the graph's
+   * ranking): the last the list's search found, raised to any neighbour
+   * pushed out since. A view of the pool's arrays: the next change rewrites it.
    * Undefined while the persona has no list (no graph yet, or it just came
    * back in).
    */
@@ -255,6 +256,9 @@ export const createMatchPool = ({
     const count = listCounts[slot]!
     for (let i = 0; i < count; i++) if (listIds[base + i] === id) return
     if (count === K && !(score > listScores[base + K - 1]!)) return
+    // The entry pushed out is no longer listed: the floor (the best a row not listed can
+    // score) rises to it.
+    if (count === K) listFloors[slot] = Math.max(listFloors[slot]!, listScores[base + K - 1]!)
     let at = count < K ? count : K - 1
     for (; at > 0 && listScores[base + at - 1]! < score; at--) {
       listIds[base + at] = listIds[base + at - 1]!
