@@ -10,8 +10,14 @@ export const FOLLOW_EVERY_MS = 15_000
 // process's event loop a few milliseconds (2 KB a 512-d vector).
 const VECTOR_SLICE = 2000
 
-/** Reads the vectors of `ids` and puts them in the index, a slice at a time. */
+/**
+ * Reads the vectors of `ids` and puts them in the index, a slice at a time.
+ * More than a slice (a takeover, a restart without a snapshot) goes into the
+ * graph once all are read: one build in locality order and searches in large
+ * slices cost a fraction of 2,000 at a time.
+ */
 export const addFromDatabase = async (deps: VenueDeps, ids: readonly number[]) => {
+  const later = ids.length > VECTOR_SLICE
   let read = 0
   for (let first = 0; first < ids.length; first += VECTOR_SLICE) {
     const found = await loadVectors(deps, ids.slice(first, first + VECTOR_SLICE))
@@ -22,10 +28,12 @@ export const addFromDatabase = async (deps: VenueDeps, ids: readonly number[]) =
     await deps.matchPool.add(
       found.map((entry) => entry.id),
       matrix,
+      { later },
     )
     read += found.length
     await breathe()
   }
+  if (later) await deps.matchPool.settle()
   return read
 }
 

@@ -13,7 +13,8 @@ export type IndexInit = { modelId: string; dir?: string | undefined; hnsw: HnswO
 export type IndexRequest =
   | { op: 'init'; init: IndexInit }
   | { op: 'sync'; ids: Float64Array }
-  | { op: 'add'; ids: Float64Array; vectors: Float32Array }
+  | { op: 'add'; ids: Float64Array; vectors: Float32Array; later?: boolean }
+  | { op: 'settle' }
   | { op: 'remove'; ids: Float64Array }
   | { op: 'erase'; ids: Float64Array }
   | { op: 'has'; persona: number }
@@ -195,9 +196,12 @@ const handle = (request: IndexRequest): unknown => {
         id,
         vector: request.vectors.subarray(i * d, (i + 1) * d),
       }))
-      index.add(entries)
+      index.add(entries, { later: request.later ?? false })
       return index.size
     }
+    case 'settle':
+      need().settle()
+      return need().size
     case 'remove':
       return need().remove(request.ids)
     case 'erase':

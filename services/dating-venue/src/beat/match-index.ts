@@ -78,7 +78,9 @@ export type MatchIndex = {
   exclusive<T>(work: () => Promise<T>): Promise<T>
   /** Takes out who is not in `ids`; answers who is missing (their vectors must be added). */
   sync(ids: readonly number[]): Promise<{ left: number; missing: number[] }>
-  add(ids: readonly number[], vectors: Float32Array): Promise<void>
+  /** `later`: see `MatchPool.add`; `settle` then puts them in the graph. */
+  add(ids: readonly number[], vectors: Float32Array, options?: { later?: boolean }): Promise<void>
+  settle(): Promise<void>
   remove(ids: readonly number[]): Promise<void>
   /** Queues candidates for the next `pair`, in arrival order. */
   stage(ids: readonly number[], prefs: ReadonlyArray<Prefs | undefined>): Promise<void>
@@ -352,9 +354,12 @@ export const createMatchIndex = ({
       })
       return { left: answer.left, missing: Array.from(answer.missing) }
     },
-    async add(ids, vectors) {
+    async add(ids, vectors, { later = false } = {}) {
       if (ids.length === 0) return
-      await ask({ op: 'add', ids: Float64Array.from(ids), vectors })
+      await ask({ op: 'add', ids: Float64Array.from(ids), vectors, later })
+    },
+    async settle() {
+      await ask({ op: 'settle' })
     },
     async remove(ids) {
       if (ids.length === 0) return

@@ -93,3 +93,30 @@ test('behavior: a neighbour pushed out of a full list raises its floor, so no ro
   // All four listed before were pushed out: the best of them is the floor now.
   expect(after.floor).toBe(before[0]!)
 })
+
+test('behavior: personas added later (a takeover’s bulk) get the graph and lists at settle, or at the first search', () => {
+  const all = personas(600, 21)
+  const pool = createMatchPool({ modelId: 'm', exactUpTo: 100, threads: 1 })
+  pool.add(all.slice(0, 300), { later: true })
+  pool.add(all.slice(300), { later: true })
+  expect(pool.size).toBe(600)
+  expect(pool.neighbours(all[0]!.id)).toBeUndefined()
+  pool.settle()
+  for (const { id } of all) expect(pool.neighbours(id)?.ids.length).toBe(48)
+
+  // With the graph there, a later slice waits for the next search, which finds it.
+  const more = personas(50, 22, 10_000)
+  pool.add(more, { later: true })
+  expect(pool.neighbours(10_000)).toBeUndefined()
+  const found = pool.search(more[7]!.vector, 1)
+  expect(found.keys[0]).toBe(10_007)
+  expect(pool.neighbours(10_007)?.ids.length).toBe(48)
+})
+
+test('behavior: settling a pool below exactUpTo builds nothing', () => {
+  const pool = createMatchPool({ modelId: 'm', exactUpTo: 1000, threads: 1 })
+  pool.add(personas(200, 23), { later: true })
+  pool.settle()
+  expect(pool.neighbours(1)).toBeUndefined()
+  expect(pool.size).toBe(200)
+})
