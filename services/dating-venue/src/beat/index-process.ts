@@ -6,6 +6,7 @@ import type { Prefs } from '../heart/heart-schema.ts'
 import { createMatchPool, type HnswOptions, type MatchPool } from './match-pool.ts'
 import { pairCandidates } from './pairing.ts'
 import type { PairingStats } from './pairing-engine.ts'
+import type { PairingCandidate } from './pairing-matrix.ts'
 
 export type IndexInit = { modelId: string; dir?: string | undefined; hnsw: HnswOptions }
 
@@ -44,6 +45,9 @@ export type PairAnswer = {
   /** This process's memory as the run ended (its lists not yet collected): where the peak goes. */
   memory: { rss: number; heapUsed: number; arrayBuffers: number }
 }
+
+/** Rows packed for a run between two collections (100 MB of 512-d vectors). */
+const ADOPT_SLICE = 50_000
 
 /** A full garbage collection (the process starts with --expose-gc). */
 const collect = () => (globalThis as { gc?: () => void }).gc?.()
@@ -95,17 +99,23 @@ const pair = ({
   const present = ids.flatMap((id, i) => (index.has(id) ? [i] : []))
   const d = present.length > 0 ? index.vectorOf(ids[present[0]!]!)!.length : 0
   const matrix = new Float32Array(present.length * d)
-  const waiting = present.map((at, row) => {
-    matrix.set(index.vectorOf(ids[at]!)!, row * d)
-    return { id: ids[at]!, vector: matrix.subarray(row * d, (row + 1) * d), prefs: prefs[at] }
-  })
-  index.adopt(
-    Float64Array.from(waiting, (c) => c.id),
-    matrix,
-  )
-  // The vectors just copied are garbage now; collected before the run allocates its lists
-  // rather than whenever V8 next looks, so the two copies never peak together.
-  collect()
+  const waiting: PairingCandidate[] = new Array(present.length)
+  // The pool adopts the rows as they are copied, and the copies they replace are collected
+  // every ADOPT_SLICE rows: the two copies of every vector (800 MB at 200,000) never coexist.
+  for (let from = 0; from < present.length; from += ADOPT_SLICE) {
+    const to = Math.min(present.length, from + ADOPT_SLICE)
+    for (let row = from; row < to; row++) {
+      const at = present[row]!
+      const vector = matrix.subarray(row * d, (row + 1) * d)
+      vector.set(index.vectorOf(ids[at]!)!)
+      waiting[row] = { id: ids[at]!, vector, prefs: prefs[at] }
+    }
+    index.adopt(
+      Float64Array.from({ length: to - from }, (_, i) => waiting[from + i]!.id),
+      matrix.subarray(from * d, to * d),
+    )
+    collect()
+  }
   const courted = new Map<number, Set<number>>()
   for (let p = 0; p < allowed.length; p += 2) {
     const known = courted.get(allowed[p]!)
