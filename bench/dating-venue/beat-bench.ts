@@ -1,20 +1,22 @@
-// Dating-venue beat benchmark: a whole match beat (load candidates from
-// PostgreSQL, sync the kept index, hard filters, reciprocal pairing, intros
-// through the safety check, couples + seats + opening turns + notifications
-// written in one statement) over N admitted synthetic personas, beside the
+// Dating-venue beat benchmark: whole match beats (load candidates from
+// PostgreSQL, sync the kept index, hard filters, reciprocal pairing in the
+// index process, intros through the safety check, couples + seats + opening
+// turns + notifications written in one statement) over N admitted synthetic
+// personas. Per size: a cold beat (N seeded personas, an empty index: what a
+// replica taking the beat over does), then a warm one (N more personas
+// arrive, announced as the venue's embedder announces them, and the index
+// follows them in the background: the bench waits until it is current), then
+// a second beat after a few hundred newcomers. The warm beat is set beside the
 // exact top-10 neighbour search alone over the same vectors (usearch
-// `exactSearch`, every persona a query), measured before and after the beat
-// in the same run. Then a few hundred newcomers are admitted and a second
-// beat runs over the same venue (the kept index): its time against the first.
-// The exact baseline costs O(n²) (122 s at 50,000 here): above 50,000
-// personas it runs BENCH_BASELINE_QUERIES queries and is scaled up (an exact
-// query costs the same whichever it is), and the output says so.
-// While the first (cold) beat runs, the bench asks the same venue for
+// `exactSearch`, every persona a query), measured before and after in the
+// same run; above 50,000 personas it runs BENCH_BASELINE_QUERIES queries and
+// is scaled up (an exact query costs the same whichever it is).
+// While the cold and the warm beat run, the bench asks the same venue for
 // /health and /api/floor in a loop and records this process's event-loop
-// delay: the beat's graph and pairing run in the index process, and these
-// say whether the replica kept answering. Peak memory is given for the
-// index process (vectors, graph, pairing) and for this process (the venue's
-// requests and writes, and the bench's own copies of the vectors).
+// delay: the beat's graph and pairing run in the index process, and these say
+// whether the replica kept answering. Peak memory is given for the index
+// process (vectors, graph, kept lists, pairing) and for this process (the
+// venue's requests and writes, and the bench's own copies of the vectors).
 //
 //   npx tsx bench/dating-venue/beat-bench.ts
 //
