@@ -23,7 +23,7 @@ export type SubmitPersonaParameters = {
 
 export type SubmitPersonaReturnType =
   | { ok: true; answer: PersonaAnswer }
-  | Refusal<400 | 401 | 403 | 409 | 429>
+  | Refusal<400 | 401 | 403 | 409 | 429 | 503>
 
 const handleTaken = refusal(400, ADMISSION_ERRORS.invalidPersona, {
   issues: [{ code: 'custom', path: ['handle'], message: ADMISSION_ERRORS.handleTaken }],
@@ -92,10 +92,11 @@ export const submitPersona = async (
       return refusalOf(new TooManyRequests(decision)) as Refusal<429>
     }
   }
-  await spendOutbound(deps, spenderFor(client, { owned: kind === 'owned' }), {
+  const spent = await spendOutbound(deps, spenderFor(client, { owned: kind === 'owned' }), {
     moderation: 1,
     embedding: 1,
   })
+  if (spent) return spent
 
   const verdict = await runChaperone(deps, body.heart)
   const values = {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { carriesPayment, type SaleAnswer, type SaleOutcome, sellItem } from '@agents/payments'
-import { type Refusal, refusal } from '@agents/service-kit'
+import { isRefusal, type Refusal, refusal, type Spender } from '@agents/service-kit'
 import { PAID, spendOutbound } from '../budget/spend-outbound.ts'
 import type { VenueDeps } from '../deps.ts'
 import { holdingTier } from '../holdings/free-messages.ts'
@@ -28,13 +28,14 @@ export type PaidAsk = Refusal<422 | 503> | { ok: true; outcome: SaleOutcome<AskF
  * payment settles, when a 503 could no longer be given).
  */
 const sellAnswer = async (deps: VenueDeps, request: Request, order: AskOrder): Promise<PaidAsk> => {
-  await spendOutbound(
+  const spent = await spendOutbound(
     deps,
     PAID,
     carriesPayment(request)
       ? { ...MATCHMAKER_CALLS, moderation: MATCHMAKER_CALLS.moderation + 1 }
       : { moderation: 1 },
   )
+  if (spent) return spent
   const verdict = await deps.safety(order.message, { kind: 'post' })
   if (verdict.unavailable)
     return refusal(503, 'safety check unavailable: nothing was charged; retry later')
@@ -77,6 +78,15 @@ export const paidAskAnswer =
       body: { ...body, freeLeft: 0, credits: await creditBalance(deps.database.db, wallet) },
     }
   }
+
+/** An unpaid answer's calls spent, then the answer: a spent budget is its 503, no call made. */
+const spendAndAnswer = async (
+  deps: VenueDeps,
+  spender: Spender,
+  message: string,
+): Promise<MatchmakerAnswer | Refusal<503>> =>
+  (await spendOutbound(deps, spender, MATCHMAKER_CALLS)) ??
+  answerAsMatchmaker({ safety: deps.safety, chat: deps.chat }, message)
 
 export type HumanAskOutcome =
   | { ok: true; kind: 'answered'; body: Record<string, unknown> }
@@ -133,20 +143,17 @@ export const askAsHuman = async (
       paid: await sellAnswer(deps, request, { speaker: wallet, message }),
     }
   }
-  // A free message spends the client's budget, one paid with credits the payers'; a spent
-  // budget (503) gives the message back.
+  // A free message spends the client's budget, one paid with credits the payers', before any
+  // call is made; a spent budget (503) gives the message back, as does any failure.
   const spender = reservation.kind === 'free' ? { client } : PAID
-  const answered: MatchmakerAnswer = await answerAsMatchmaker(
-    {
-      safety: deps.safety,
-      chat: deps.chat,
-      spend: () => spendOutbound(deps, spender, MATCHMAKER_CALLS),
-    },
-    message,
-  ).catch(async (error: unknown) => {
+  const answered = await spendAndAnswer(deps, spender, message).catch(async (error: unknown) => {
     await releaseMessage(deps.database.db, wallet, reservation)
     throw error
   })
+  if (isRefusal(answered)) {
+    await releaseMessage(deps.database.db, wallet, reservation)
+    return answered
+  }
   if (answered.kind === 'unavailable') {
     await releaseMessage(deps.database.db, wallet, reservation)
     return refusal(503, 'the matchmaker could not answer: nothing was counted; retry shortly', {

@@ -39,25 +39,22 @@ const ask = (chat: ChatSettings, message: string, fetchImpl: typeof fetch | unde
  * (fail closed), the configured model answers, and the answer passes the
  * check and the personal-data screen before anyone sees it. The model sees
  * only this message: nothing of other members is ever in its context.
- * `spend` pays for the outside calls (`MATCHMAKER_CALLS`) before any is made
- * and throws `BudgetSpent` (503) when the budget is spent; a paid answer's
- * were spent before its payment and pass none.
+ * Its outside calls (`MATCHMAKER_CALLS`) are the caller's to spend first: a
+ * free or credited answer's just before (`askAsHuman`), a paid answer's
+ * before its payment.
  */
 export const answerAsMatchmaker = async (
   {
     safety,
     chat,
     fetchImpl,
-    spend,
   }: {
     safety: SafetyCheck
     chat: ChatSettings | undefined
     fetchImpl?: typeof fetch
-    spend?: () => Promise<void>
   },
   message: string,
 ): Promise<MatchmakerAnswer> => {
-  await spend?.()
   const asked = await safety(message, { kind: 'post' })
   if (asked.unavailable) return { kind: 'unavailable', reason: 'safety check unavailable' }
   if (asked.verdict !== 'allow') return { kind: 'withheld', reason: asked.reason }

@@ -54,9 +54,10 @@ export const postToBoard = async (
   if (persona.status !== 'admitted') return refusal(403, BOARD_ERRORS.notAdmitted(persona.status))
 
   // The check's call is spent first: a spent budget is a 503 with nothing written.
-  await spendOutbound(deps, spenderFor(client, { owned: persona.ownerId !== null }), {
+  const spent = await spendOutbound(deps, spenderFor(client, { owned: persona.ownerId !== null }), {
     moderation: 1,
   })
+  if (spent) return spent
   const verdict = await deps.safety(body.body, { kind: 'post' })
   if (verdict.unavailable) return refusal(503, BOARD_ERRORS.checkUnavailable)
   if (verdict.verdict === 'block')

@@ -1,4 +1,4 @@
-import type { Spender } from '@agents/service-kit'
+import { BudgetSpent, type Refusal, refusalOf, type Spender } from '@agents/service-kit'
 import type { VenueDeps } from '../deps.ts'
 
 /** The calls one request may make the venue send: safety checks, heart embeddings, model answers. */
@@ -23,8 +23,9 @@ export const PAID: Spender = { paid: true }
 
 /**
  * Spends a request's outbound calls before any of them is made and before
- * anything is written: a spent budget throws `BudgetSpent` (503 with
- * `Retry-After`), so the request fails closed. Only calls that leave the
+ * anything is written: a spent budget is returned as the 503 refusal of
+ * `BudgetSpent` (with `Retry-After`), for the caller to return before it
+ * makes a call or writes, so the request fails closed. Only calls that leave the
  * venue count against the shared budgets: a moderation call when
  * `MODERATION_URL` is set, an embedding when `EMBEDDINGS_URL` is, a model
  * answer when `MATCHMAKER_CHAT_URL` is. The local embedding model costs this
@@ -35,14 +36,21 @@ export const spendOutbound = async (
   deps: Pick<VenueDeps, 'budget' | 'chat'>,
   spender: Spender,
   { moderation = 0, embedding = 0, model = 0 }: OutboundCalls,
-) => {
+): Promise<Refusal<503> | undefined> => {
   const { outbound, remote } = deps.budget
   const outside =
     (remote.moderation ? moderation : 0) +
     (remote.embeddings ? embedding : 0) +
     (deps.chat ? model : 0)
-  if (outside > 0) await outbound.spend(spender, outside)
   const local = remote.embeddings ? 0 : embedding
-  if (local > 0 && spender.client !== undefined)
-    await outbound.spend({ client: spender.client, global: false }, local)
+  try {
+    if (outside > 0) await outbound.spend(spender, outside)
+    if (local > 0 && spender.client !== undefined)
+      await outbound.spend({ client: spender.client, global: false }, local)
+  } catch (error) {
+    // The kit's budget throws its 503; anything else (the store down) is a bug or an outage.
+    if (error instanceof BudgetSpent) return refusalOf(error) as Refusal<503>
+    throw error
+  }
+  return undefined
 }

@@ -43,7 +43,7 @@ export type BuyReportParams = {
 export type BuyReportOutcome =
   | { ok: true; outcome: SaleOutcome<ReportFulfilment> }
   | { ok: true; paidToday: SaleAnswer | Refusal<502> }
-  | Refusal<403 | 404 | 409>
+  | Refusal<403 | 404 | 409 | 503>
 
 /**
  * POST /api/premium/compatibility-report after validation: who may buy and
@@ -78,7 +78,10 @@ export const buyCompatibilityReport = async (
   // A paying request writes the report (the model, asked up to twice, and the
   // check of up to two texts): spent from the payers' budget before the
   // payment is settled, so a spent budget is a 503 and nothing is charged.
-  if (paying) await spendOutbound(deps, { paid: true }, { model: 2, moderation: 2 })
+  if (paying) {
+    const spent = await spendOutbound(deps, { paid: true }, { model: 2, moderation: 2 })
+    if (spent) return spent
+  }
   // Paid today already: the same report, free. A request carrying a payment
   // goes to the ledger instead: the same payment is answered with its receipt,
   // and a new one is refused by the order's hold before it moves money.

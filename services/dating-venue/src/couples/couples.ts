@@ -60,9 +60,10 @@ export const postTurn = async (
   const { couple, persona } = found
   if (!courting(couple.state)) return refusal(409, COUPLE_ERRORS.coupleIs(couple.state))
   // The check's call is spent first: a spent budget is a 503 with nothing written.
-  await spendOutbound(deps, spenderFor(client, { owned: persona.ownerId !== null }), {
+  const spent = await spendOutbound(deps, spenderFor(client, { owned: persona.ownerId !== null }), {
     moderation: 1,
   })
+  if (spent) return spent
   const verdict = await deps.safety(body.body, { kind: 'turn' })
   if (verdict.unavailable) return refusal(503, COUPLE_ERRORS.checkUnavailable)
   if (verdict.verdict === 'block')

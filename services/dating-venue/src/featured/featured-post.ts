@@ -50,7 +50,8 @@ export const buyFeaturedSlot = async (
     return refusal(403, `persona is ${persona.status}, not admitted`)
   if (!(await deps.settings.venueOpen())) return refusal(403, FEATURED_ERRORS.boardsClosed)
   // Before the check runs and before any 402: a spent budget is a 503, nothing charged.
-  await spendOutbound(deps, PAID, { moderation: 1 })
+  const spent = await spendOutbound(deps, PAID, { moderation: 1 })
+  if (spent) return spent
   const verdict = await deps.safety(body, { kind: 'post' })
   if (verdict.unavailable) return refusal(503, FEATURED_ERRORS.checkUnavailable)
   if (verdict.verdict !== 'allow')

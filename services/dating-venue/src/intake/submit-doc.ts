@@ -93,7 +93,8 @@ export const submitDoc = async (
       neededUsd: dollars(FLOOR_HOLDING_CENTS),
     })
   // Before the chaperone and any 402: a spent budget is a 503, nothing charged or written.
-  await spendOutbound(deps, PAID, { moderation: 1 })
+  const spent = await spendOutbound(deps, PAID, { moderation: 1 })
+  if (spent) return spent
   const verdict = await runChaperone(deps, doc.heart)
   if (verdict.unavailable) return refusal(503, SUBMIT_DOC_ERRORS.safetyUnavailable)
   if (verdict.verdict !== 'allow')
