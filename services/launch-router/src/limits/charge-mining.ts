@@ -1,9 +1,16 @@
-import { type Client, type TakeLimit, TooManyRequests } from '@agents/service-kit'
+import {
+  type Client,
+  type Refusal,
+  refusalOf,
+  type TakeLimit,
+  TooManyRequests,
+} from '@agents/service-kit'
 import type { MiningCharge } from '../payload/mine-salt-cached.ts'
 
 /**
  * The client's `mining` budget, in worker-milliseconds: a new search needs
- * at least one left (else 429 with the budget's headers, before any work);
+ * at least one left (else the 429 of the kit's limits, with the budget's
+ * headers, returned before any work);
  * once done it is charged what it took, up to what the client had left, so
  * the budget is spent and the client waits for its window to end (a fixed
  * window: charging past the end would change nothing but count a served
@@ -22,8 +29,10 @@ export const chargeMining = ({
     client: client.key,
     admit: async () => {
       const decision = await takeLimit('mining', 1)
-      if (!decision.allowed) throw new TooManyRequests(decision)
+      // The 429 the kit's limits answer (message, fields, headers), returned.
+      if (!decision.allowed) return refusalOf(new TooManyRequests(decision)) as Refusal<429>
       left = decision.remaining
+      return undefined
     },
     spend: async (workMs) => {
       // The one millisecond taken to admit the search is part of its cost.

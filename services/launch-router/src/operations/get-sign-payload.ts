@@ -1,4 +1,4 @@
-import { type Refusal, refusal } from '@agents/service-kit'
+import { isRefusal, type Refusal, refusal } from '@agents/service-kit'
 import { draftIntent } from '../intent/draft-intent.ts'
 import type { IntentIssue } from '../intent/intent-issue.ts'
 import type { Matrix } from '../matrix/load-matrix.ts'
@@ -18,14 +18,14 @@ export type SignPayloadAnswer = {
   validUntil?: number
 }
 
-/** Why a sign payload is not given: an intent with errors, or a salt not found. */
-export type SignPayloadRefusal = Refusal<422 | 503>
+/** Why a sign payload is not given: an intent with errors, a salt not found, or its mining budget spent. */
+export type SignPayloadRefusal = Refusal<422 | 429 | 503>
 
 /**
  * get_sign_payload and simulate_launch: one function, so the two answer the
  * same bytes for the same intent. Refused: an intent with errors is 422 with
  * the draft's `errors`; a salt search over its budget is 503, over its cap
- * 422. A new salt when the client's mining budget is spent is 429 (thrown
+ * 422. A new salt when the client's mining budget is spent is 429 (returned
  * by `chargeMining`). Returns synchronously unless the pad mines a salt.
  */
 export const getSignPayload = (
@@ -48,6 +48,7 @@ export const getSignPayload = (
   const built = buildSignPayload({ mineSalt }, { pad, intent: draft.intent, chargeMining, now })
   const validUntil = pad.validFor ? { validUntil: now + pad.validFor.seconds } : {}
   const answer = (result: BuildSignPayloadResult): SignPayloadAnswer | SignPayloadRefusal => {
+    if (isRefusal(result)) return result
     if (result.ok) return { payload: result.payload, warnings: draft.warnings, ...validUntil }
     if (result.reason === 'time_budget')
       return refusal(503, 'salt mining ran out of its time budget; retry shortly', {

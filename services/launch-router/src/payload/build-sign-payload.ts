@@ -1,3 +1,4 @@
+import { isRefusal, type Refusal } from '@agents/service-kit'
 import { type Abi, encodeFunctionData, type Hex } from 'viem'
 import type { NormalizedIntent } from '../intent/draft-intent.ts'
 import { conditionHolds } from '../matrix/condition.ts'
@@ -13,6 +14,8 @@ export type SignPayload = Record<string, unknown> & { kind: Pad['kind']; pad: st
 export type BuildSignPayloadResult =
   | { ok: true; payload: SignPayload }
   | { ok: false; reason: 'iteration_cap' | 'time_budget'; tried: number }
+  /** A new salt refused by the client's spent mining budget (`MiningCharge`). */
+  | Refusal<429>
 
 const templateContext = (pad: Pad, intent: NormalizedIntent, now: number): TemplateContext => {
   const { knobs, ...core } = intent
@@ -104,6 +107,7 @@ const buildFactoryPayload = async (
     { deployer, initCodeHash, rule, seed: saltSeed(intent) },
     chargeMining,
   )
+  if (isRefusal(mined)) return mined
   if (!mined.ok) return { ok: false, reason: mined.reason, tried: mined.tried }
 
   const fragment = abi[0]!

@@ -1,16 +1,17 @@
+import type { Refusal } from '@agents/service-kit'
 import { type MineSaltParameters, type MineSaltResult, mineSalt } from '../salt/mine-salt.ts'
 import type { MinerPool } from '../salt/miner-pool.ts'
 import { canonicalJson } from './salt-seed.ts'
 
 /**
  * What a new search costs the client that asks for it (a remembered salt
- * costs nothing): `admit` before it starts, which throws (a 429) when the
- * client has nothing left; `spend` after, with the worker-milliseconds it took.
+ * costs nothing): `admit` before it starts, which returns a refusal (a 429)
+ * when the client has nothing left; `spend` after, with the worker-milliseconds it took.
  */
 export type MiningCharge = {
   /** Whose budget it is: a client's new searches run one at a time. */
   client: string
-  admit: () => Promise<void>
+  admit: () => Promise<Refusal<429> | undefined>
   spend: (workMs: number) => Promise<void>
 }
 
@@ -20,7 +21,7 @@ export type SaltEvent = { source: 'cache' } | { source: 'search'; result: MineSa
 export type SaltMiner = (
   parameters: Omit<MineSaltParameters, 'maxIterations' | 'timeBudgetMs'>,
   charge?: MiningCharge,
-) => Promise<MineSaltResult>
+) => Promise<MineSaltResult | Refusal<429>>
 
 export type CreateSaltMinerParameters = {
   maxIterations: number
@@ -88,7 +89,8 @@ export const createSaltMiner = (
       // The same search may have started (or ended) while this one waited its turn.
       const started = known(key)
       if (started) return started
-      await charge.admit()
+      const refused = await charge.admit()
+      if (refused) return refused
       const meanwhile = known(key) // another client's, started while this one was admitted
       if (meanwhile) return meanwhile
       const result = await search(key, parameters)
