@@ -65,11 +65,16 @@ describe.each(testBackends(TEST_DATABASE_URL, SWAP_TEST_DATABASE))(
       )
     })
 
-    it('an ApiError carries its message, as the route says it', async () => {
+    it('a refusal carries its message, as the route says it', async () => {
       const id = randomUUID()
       const route = await http('GET', `/v1/matches/${id}`)
       expect(route).toEqual({ status: 404, json: { error: 'no such match' } })
       expect(await call('swap_get_match', { matchId: id })).toEqual(route.json)
+      // An id no row could have (not a uuid): the same 404 from the route and both tools.
+      const madeUp = await http('GET', '/v1/matches/not-a-match')
+      expect(madeUp).toEqual({ status: 404, json: { error: 'no such match' } })
+      expect(await call('swap_get_match', { matchId: 'not-a-match' })).toEqual(madeUp.json)
+      expect(await call('swap_pay_challenge', { matchId: 'not-a-match' })).toEqual(madeUp.json)
       const nul = await http('GET', '/v1/matches/x%00')
       expect(nul.status).toBe(400)
       expect(nul.json).toMatchObject({ error: 'invalid id', issues: [{ message: NUL_MESSAGE }] })
@@ -78,6 +83,22 @@ describe.each(testBackends(TEST_DATABASE_URL, SWAP_TEST_DATABASE))(
         error: 'invalid id',
         issues: [{ path: ['matchId'], message: NUL_MESSAGE }],
       })
+    })
+
+    it('a match past its payment: the challenge tool refuses 409, the read tool still answers', async () => {
+      const model = 'mcp-expired-model'
+      expect((await http('POST', '/v1/offers', { ...offer, model })).status).toBe(201)
+      const intent = await http('POST', '/v1/intents', { model, mtok: 2, maxPriceUsd: '2' })
+      const { id } = (intent.json as { match: { id: string } }).match
+      await rail.deps.database.client.query(
+        "UPDATE swap_matches SET status = 'expired' WHERE id = $1",
+        [id],
+      )
+      expect(await call('swap_pay_challenge', { matchId: id })).toEqual({
+        error: 'match is expired: nothing to pay',
+      })
+      const read = await client.callTool({ name: 'swap_get_match', arguments: { matchId: id } })
+      expect(read.structuredContent).toMatchObject({ id, status: 'expired' })
     })
 
     it('a fault is `internal`, never the driver’s text', async () => {

@@ -1,8 +1,9 @@
 import {
-  ApiError,
   defineMcpTool,
+  isRefusal,
   type McpCallContext,
   type McpTool,
+  refusal,
   SafeText,
 } from '@agents/service-kit'
 import { z } from 'zod'
@@ -12,17 +13,18 @@ import { bookClientKey } from './limits/book-client.ts'
 import { getMatch, matchView, payChallenge } from './matches/matches.ts'
 import { CreateOfferBody, ListOffersQuery } from './offers/offer-schemas.ts'
 import { listOffers, offerView, postOffer } from './offers/offers.ts'
-import { INVALID_ID, idOr404 } from './row-ids.ts'
+import { INVALID_ID, rowIdOf } from './row-ids.ts'
 
 const MatchRef = z.object({ matchId: SafeText.describe('the match id from swap_create_intent') })
 
 // The HTTP request's client, as the routes name it (always set: the app limits requests).
 const poster = (client: McpCallContext['client']) => bookClientKey(client?.address ?? 'unknown')
 
+/** The match a tool names, or the route's 404 (a made-up id as an unknown one). */
 const findMatch = async (deps: SwapDeps, matchId: string) => {
-  const found = await getMatch(deps, idOr404(matchId, 'match'))
-  if (!found) throw new ApiError(404, 'no such match')
-  return found
+  const id = rowIdOf(matchId, 'match')
+  if (isRefusal(id)) return id
+  return (await getMatch(deps, id)) ?? refusal(404, 'no such match')
 }
 
 /**
@@ -74,7 +76,10 @@ export const swapRailTools = (deps: SwapDeps): McpTool[] => [
     inputSchema: MatchRef,
     validationMessage: INVALID_ID,
     annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },
-    handler: async ({ matchId }) => matchView(deps, await findMatch(deps, matchId)),
+    handler: async ({ matchId }) => {
+      const found = await findMatch(deps, matchId)
+      return isRefusal(found) ? found : matchView(deps, found)
+    },
   }),
   defineMcpTool({
     name: 'swap_pay_challenge',
@@ -87,8 +92,9 @@ export const swapRailTools = (deps: SwapDeps): McpTool[] => [
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     handler: async ({ matchId }) => {
       const found = await findMatch(deps, matchId)
+      if (isRefusal(found)) return found
       if (found.match.status !== 'awaiting_payment')
-        throw new ApiError(409, `match is ${found.match.status}: nothing to pay`)
+        return refusal(409, `match is ${found.match.status}: nothing to pay`)
       return payChallenge(deps, found)
     },
   }),
