@@ -64,6 +64,9 @@ it('finds evil.example in no answer of any route, with any credential', async ()
   const claimLinks: string[] = []
   const { operations, statuses, leaks } = await walkForeignHost({
     baseUrl: venue.url,
+    // The operator's beat starts the venue's index process (a fork, its code loaded and warmed):
+    // 2 s alone, more than 10 s on a CI machine running every tier at once.
+    timeoutMs: 30_000,
     onAnswer: (label, { rawHeaders, text }) => {
       const at = rawHeaders.findIndex(
         (part, index) => index % 2 === 0 && /^payment-required$/i.test(part),
