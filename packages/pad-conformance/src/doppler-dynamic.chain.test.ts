@@ -248,11 +248,15 @@ describe('doppler-dynamic payloads run on anvil: the token and the Doppler hook 
     const deployer = getAddresses(payload.chainId as never).dopplerDeployer
     let snapshot = await chain.test.snapshot()
     try {
-      await chain.test.setNextBlockTimestamp({ timestamp: start })
+      // The deployment itself is mined at the start time: a block mined there first would put
+      // it one block later, past the start on a slow machine (CI saw it revert after its call passed).
+      await chain.test.setNextBlockTimestamp({ timestamp: start - 1n })
       await chain.test.mine({ blocks: 1 })
+      await chain.test.setNextBlockTimestamp({ timestamp: start })
       expect(await deployVia(chain, deployer, createParams.salt, initCode)).toMatchObject({
         ok: true,
       })
+      expect((await chain.public.getBlock()).timestamp).toBe(start)
     } finally {
       await chain.test.revert({ id: snapshot })
     }
