@@ -70,8 +70,14 @@ const INTERESTS = [
   'gaming',
 ]
 
-/** Admitted personas with hearts (short prose, values, interests, sparse prefs) and clustered unit vectors. */
-const makePersonas = (count: number, seed: number) => {
+/**
+ * Admitted personas with hearts (short prose, values, interests, sparse
+ * prefs) and clustered unit vectors, made as they are seeded: this process
+ * is also the venue's replica, and 400,000 hearts and vectors held here for
+ * the whole run would cost the replica's collector what a venue never pays.
+ * Each call continues the same seeded stream.
+ */
+const personaStream = (seed: number, handlePrefix = 'bench') => {
   const random = seededRandom(seed)
   const gaussian = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())
   const pick = <item>(items: readonly item[]) => items[Math.floor(random() * items.length)]!
@@ -80,38 +86,44 @@ const makePersonas = (count: number, seed: number) => {
   const centres = Array.from({ length: CLUSTERS }, () =>
     Float32Array.from({ length: DIMENSIONS }, gaussian),
   )
-  return Array.from({ length: count }, (_, i) => {
-    const centre = pick(centres)
-    const vector = Float32Array.from(centre, (c) => c + gaussian())
-    const norm = Math.hypot(...vector)
-    for (let k = 0; k < DIMENSIONS; k++) vector[k]! /= norm
-    const age = 18 + Math.floor(random() * 50)
-    const prefs: Heart['prefs'] =
-      random() < 0.55
-        ? undefined
-        : {
-            self: {
-              gender: pick(['woman', 'man', 'non-binary']),
-              ...(random() < 0.7 ? { age } : {}),
-            },
-            ...(random() < 0.6
-              ? {
-                  seek: {
-                    genders: [pick(['woman', 'man', 'non-binary'])],
-                    ...(random() < 0.4 ? { ageMin: Math.max(18, age - 8), ageMax: age + 10 } : {}),
-                  },
-                }
-              : {}),
-          }
-    const heart: Heart = {
-      about: `Synthetic persona number ${i} who enjoys a quiet evening.`,
-      values: some(VALUES, 2),
-      interests: some(INTERESTS, 3),
-      ...(prefs ? { prefs } : {}),
-    }
-    return { handle: `bench-${i}`, heart, vector }
-  })
+  let made = 0
+  return (count: number) =>
+    Array.from({ length: count }, () => {
+      const i = made++
+      const centre = pick(centres)
+      const vector = Float32Array.from(centre, (c) => c + gaussian())
+      const norm = Math.hypot(...vector)
+      for (let k = 0; k < DIMENSIONS; k++) vector[k]! /= norm
+      const age = 18 + Math.floor(random() * 50)
+      const prefs: Heart['prefs'] =
+        random() < 0.55
+          ? undefined
+          : {
+              self: {
+                gender: pick(['woman', 'man', 'non-binary']),
+                ...(random() < 0.7 ? { age } : {}),
+              },
+              ...(random() < 0.6
+                ? {
+                    seek: {
+                      genders: [pick(['woman', 'man', 'non-binary'])],
+                      ...(random() < 0.4
+                        ? { ageMin: Math.max(18, age - 8), ageMax: age + 10 }
+                        : {}),
+                    },
+                  }
+                : {}),
+            }
+      const heart: Heart = {
+        about: `Synthetic persona number ${i} who enjoys a quiet evening.`,
+        values: some(VALUES, 2),
+        interests: some(INTERESTS, 3),
+        ...(prefs ? { prefs } : {}),
+      }
+      return { handle: `${handlePrefix}-${i}`, heart, vector }
+    })
 }
+type Persona = ReturnType<ReturnType<typeof personaStream>>[number]
 
 /** Exact top-10 search of `queries` personas (11 with itself), scaled to all `count`. */
 const baselineSearch = (matrix: Float32Array, count: number, queries: number) => {
@@ -147,12 +159,17 @@ const mb = (bytes: number) => `${Math.round(bytes / 1e6).toLocaleString('en-US')
  */
 const seed = async (
   venue: Awaited<ReturnType<typeof startTestVenue>>,
-  personas: ReturnType<typeof makePersonas>,
-  { announce = false } = {},
+  next: (count: number) => Persona[],
+  count: number,
+  {
+    announce = false,
+    keep,
+  }: { announce?: boolean; keep?: (persona: Persona, at: number) => void } = {},
 ) => {
   const { db } = venue.deps.database
-  for (let start = 0; start < personas.length; start += 2000) {
-    const chunk = personas.slice(start, start + 2000)
+  for (let start = 0; start < count; start += 2000) {
+    const chunk = next(Math.min(2000, count - start))
+    if (keep) for (const [at, persona] of chunk.entries()) keep(persona, start + at)
     const rows = await db
       .insert(personaTable)
       .values(
@@ -175,7 +192,7 @@ const seed = async (
     )
     if (announce) venue.deps.matchPool.changed({ in: rows.map((row) => row.id) })
   }
-  await venue.deps.database.client.query('UPDATE capacity SET used = used + $1', [personas.length])
+  await venue.deps.database.client.query('UPDATE capacity SET used = used + $1', [count])
   await venue.deps.database.client.query('ANALYZE')
 }
 
@@ -240,10 +257,14 @@ const pairingLine = (result: Awaited<ReturnType<typeof beatOnce>>) => {
   return `pairing: ${run.mode}, conflicts ${run.conflicts}, in the index process ${ms(run.searchMs)} + snapshot ${ms(run.saveMs)}, phases ${run.phases}, re-queried ${run.requeried.toLocaleString('en-US')}; index process memory as it ended: RSS ${mb(run.memory.rss)}, JS heap ${mb(run.memory.heapUsed)}, typed arrays ${mb(run.memory.arrayBuffers)}`
 }
 
-const phases = (result: Awaited<ReturnType<typeof beatOnce>>) =>
-  Object.entries(result.phasesMs)
-    .map(([phase, value]) => `${phase} ${ms(value)}`)
-    .join(', ')
+const phases = (result: Awaited<ReturnType<typeof beatOnce>>) => {
+  const list = (record: Record<string, number>) =>
+    Object.entries(record)
+      .map(([phase, value]) => `${phase} ${ms(value)}`)
+      .join(', ')
+  const inside = result.pairing ? `; in the index process: ${list(result.pairing.stepsMs)}` : ''
+  return `${list(result.phasesMs)} (steps: ${list(result.stepsMs)}${inside})`
+}
 
 // Warm-up, not reported: a venue's process is up between beats, so its code is compiled by then.
 {
@@ -252,12 +273,9 @@ const phases = (result: Awaited<ReturnType<typeof beatOnce>>) =>
   const venue = await startTestVenue({ embeddings, databaseUrl: database.url })
   try {
     await venue.deps.matchPool.hold()
-    await seed(venue, makePersonas(600, 7))
+    await seed(venue, personaStream(7), 600)
     await beatOnce(venue.deps, 'warm-up')
-    await seed(
-      venue,
-      makePersonas(3000, 8).map((p) => ({ ...p, handle: `again-${p.handle}` })),
-    )
+    await seed(venue, personaStream(8, 'again-bench'), 3000)
     await beatOnce(venue.deps, 'warm-up-again')
   } finally {
     await venue.close()
@@ -304,13 +322,14 @@ for (const size of sizes) {
   })
   try {
     // Two venues' worth: the first pairs cold, the second arrives while the index follows.
-    const personas = makePersonas(2 * size + newcomers, 20_261_121 + size)
-    const seeded = performance.now()
-    await seed(venue, personas.slice(0, size))
-    const seedMs = performance.now() - seeded
-
+    const next = personaStream(20_261_121 + size)
+    // The first venue's vectors, for the exact search: off the collector's heap.
     const matrix = new Float32Array(size * DIMENSIONS)
-    for (let i = 0; i < size; i++) matrix.set(personas[i]!.vector, i * DIMENSIONS)
+    const seeded = performance.now()
+    await seed(venue, next, size, {
+      keep: (persona, at) => matrix.set(persona.vector, at * DIMENSIONS),
+    })
+    const seedMs = performance.now() - seeded
     // Above 50,000 the baseline's O(n²) would take longer than everything else: a sample, scaled.
     const queries = size > 50_000 ? Math.min(size, baselineQueries) : size
     const before = baselineSearch(matrix, size, queries)
@@ -336,7 +355,7 @@ for (const size of sizes) {
     // Warm: the venue as it runs. Personas arrive and are announced as the embedder does; the
     // holder's index takes them in (graph and lists) in the background; the beat then pairs.
     const arrived = performance.now()
-    await seed(venue, personas.slice(size, 2 * size), { announce: true })
+    await seed(venue, next, size, { announce: true })
     const arrivalMs = performance.now() - arrived
     const waitingBefore = cold.result.pool.waiting
     await caughtUp(venue, waitingBefore + size)
@@ -357,7 +376,7 @@ for (const size of sizes) {
     console.log(`        ${pairingLine(warm.result)}`)
     console.log(`        during the beat: ${warm.responsive}`)
 
-    await seed(venue, personas.slice(2 * size), { announce: true })
+    await seed(venue, next, newcomers, { announce: true })
     await caughtUp(venue, warm.result.pool.waiting + newcomers)
     const second = await timedBeat(venue, `bench-${size}-second`)
     console.log(
@@ -368,7 +387,7 @@ for (const size of sizes) {
     // peak is this size's alone.
     const index = await venue.deps.matchPool.status()
     console.log(
-      `        peak memory: index process ${mb(index?.maxRss ?? 0)} (now: ${index?.size.toLocaleString('en-US')} waiting, RSS ${mb(index?.rss ?? 0)}); bench process (the venue's requests and writes, and the bench's own vectors) ${mb(process.resourceUsage().maxRSS * 1024)}`,
+      `        peak memory: index process ${mb(index?.maxRss ?? 0)} (now: ${index?.size.toLocaleString('en-US')} waiting, RSS ${mb(index?.rss ?? 0)}); the venue's process (its requests and writes, and the bench's baseline vectors) ${mb(process.resourceUsage().maxRSS * 1024)}`,
     )
   } finally {
     await venue.close()

@@ -28,6 +28,9 @@ export const BeatResult = z
       })
       .openapi({ description: 'the matchmaker\'s kept index (README, "The kept index")' }),
     phasesMs: z.record(z.string(), z.number()),
+    stepsMs: z
+      .record(z.string(), z.number())
+      .openapi({ description: 'steps inside the phases: candidates, history, sync, stage' }),
     pairing: z
       .object({
         mode: z.enum(['exact', 'approximate']),
@@ -45,6 +48,9 @@ export const BeatResult = z
         memory: z
           .object({ rss: z.number(), heapUsed: z.number(), arrayBuffers: z.number() })
           .openapi({ description: 'the index process as the run ended, in bytes' }),
+        stepsMs: z.record(z.string(), z.number()).openapi({
+          description: 'the index process: pack, lists, resolve, requery, restore (ms)',
+        }),
       })
       .optional()
       .openapi({ description: 'what the pairing run did (semantic beats only)' }),

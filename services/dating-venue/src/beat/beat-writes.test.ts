@@ -170,6 +170,63 @@ describe.each(backends)("a beat's writes on $name", ({ open }) => {
     expect(await formCouples(venue.deps, 'atomic-1', true, pairsOf(ids))).toHaveLength(2)
   })
 
+  it('a large beat writes in slices: every row once, one beat event; a failed slice leaves the other, and a re-run forms the rest', async () => {
+    const ids = await personas(40)
+    // Slices from 2 pairs, as a beat of 5,000 or more does on a server (PGlite has one connection).
+    const made = await formCouples(venue.deps, 'sliced-1', true, pairsOf(ids), { parallelFrom: 2 })
+    expect(made.map((couple) => [couple.persona_a, couple.persona_b])).toEqual(
+      pairsOf(ids).map((pair) => [pair.a, pair.b]),
+    )
+    expect(await written(made.map((couple) => couple.id))).toEqual({
+      seats: 40,
+      turns: 20,
+      notes: 40,
+    })
+    expect(
+      await sql(
+        `SELECT detail FROM events WHERE kind = 'beat' AND detail->>'cycleId' = 'sliced-1'`,
+      ),
+    ).toEqual([{ detail: { cycleId: 'sliced-1', couples: 20, semantic: true } }])
+
+    // The board refuses the line of the last pair's persona: on a server its slice (the second
+    // half) fails whole and the first commits; on PGlite the one statement fails whole.
+    const more = await personas(40)
+    const refused = (
+      await sql<{ handle: string }>('SELECT handle FROM personas WHERE id = $1', [more.at(-1)])
+    )[0]!.handle
+    await sql(`CREATE FUNCTION refuse_one() RETURNS trigger LANGUAGE plpgsql AS
+               $$ BEGIN IF NEW.body LIKE '@${refused}:%' THEN RAISE EXCEPTION 'board down'; END IF; RETURN NEW; END $$`)
+    await sql(`CREATE TRIGGER refuse_one BEFORE INSERT ON posts
+               FOR EACH ROW WHEN (NEW.board = 'notifications') EXECUTE FUNCTION refuse_one()`)
+    try {
+      await expect(
+        formCouples(venue.deps, 'sliced-2', true, pairsOf(more), { parallelFrom: 2 }),
+      ).rejects.toMatchObject({ cause: { message: expect.stringMatching(/board down/) } })
+    } finally {
+      await sql('DROP TRIGGER refuse_one ON posts')
+      await sql('DROP FUNCTION refuse_one()')
+    }
+    const formed = await sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM couples WHERE cycle_id = 'sliced-2'`,
+    )
+    expect(formed).toEqual([{ n: venue.deps.database.kind === 'postgres' ? 10 : 0 }])
+    // No beat event for a beat that failed; the re-run forms the rest and writes it.
+    const rest = await formCouples(venue.deps, 'sliced-2', true, pairsOf(more), { parallelFrom: 2 })
+    expect(rest).toHaveLength(venue.deps.database.kind === 'postgres' ? 10 : 20)
+    expect(
+      (
+        await sql<{ n: number }>(
+          `SELECT count(*)::int AS n FROM couples WHERE cycle_id = 'sliced-2'`,
+        )
+      )[0],
+    ).toEqual({ n: 20 })
+    expect(
+      await sql(
+        `SELECT detail->'couples' AS couples FROM events WHERE kind = 'beat' AND detail->>'cycleId' = 'sliced-2'`,
+      ),
+    ).toEqual([{ couples: rest.length }])
+  })
+
   it('an agent with a callback gets no board line: it is called back, signed, after the commit', async () => {
     const received: Array<{ signature: unknown; body: Record<string, unknown> }> = []
     const callback = createServer((request, response) => {

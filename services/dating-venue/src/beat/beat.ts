@@ -5,7 +5,7 @@ import { embedMissing } from '../persona-vectors/embed-personas.ts'
 import { formCouples, notifyCouples, writeIntros } from './beat-writes.ts'
 import { breathe, type Candidate, loadCandidates, previousPairs } from './candidates.ts'
 import { syncIndex } from './index-follow.ts'
-import type { PairAnswer } from './index-process.ts'
+import type { PairAnswer } from './index-pairing.ts'
 import { adjacentPairs } from './pairing-adjacent.ts'
 import type { PairingStats } from './pairing-engine.ts'
 
@@ -34,7 +34,18 @@ export type BeatResult = {
    * dropped because they named a persona already paired (0 expected);
    * `searchMs` is the run inside the index process, `saveMs` its snapshot.
    */
-  pairing?: PairingStats & { searchMs: number; saveMs: number; memory: PairAnswer['memory'] }
+  pairing?: PairingStats & {
+    searchMs: number
+    saveMs: number
+    memory: PairAnswer['memory']
+    /** The index process's own steps: packing, the run's (lists, resolve, requery), restoring. */
+    stepsMs: PairingStats['stepsMs'] & PairAnswer['stepsMs']
+  }
+  /**
+   * Inside the phases (ms): reading the candidates, their history and
+   * syncing the index (load); staging their filters (pair).
+   */
+  stepsMs: Record<'candidates' | 'history' | 'sync' | 'stage', number>
 }
 
 // Candidates go to the index process a slice at a time (ids and filters, copied over the pipe).
@@ -52,11 +63,13 @@ const pairInIndex = async (
   candidates: readonly Candidate[],
   courted: Float64Array,
   lap: (phase: 'load') => void,
+  step: (name: 'sync' | 'stage') => void,
 ) => {
   const synced = await syncIndex(
     deps,
     candidates.filter((c) => c.hasVector).map((c) => c.id),
   )
+  step('sync')
   lap('load')
   for (let first = 0; first < candidates.length; first += STAGE_SLICE) {
     const slice = candidates.slice(first, first + STAGE_SLICE)
@@ -66,6 +79,7 @@ const pairInIndex = async (
     )
     await breathe()
   }
+  step('stage')
   const answer = await deps.matchPool.pair({
     courted,
     exactUpTo: deps.matchPool.options.exactUpTo,
@@ -84,6 +98,7 @@ const pairInIndex = async (
           searchMs: Math.round(answer.pairMs),
           saveMs: Math.round(answer.saveMs),
           memory: answer.memory,
+          stepsMs: { ...answer.stats.stepsMs, ...answer.stepsMs },
         }
       : undefined,
   }
@@ -104,6 +119,13 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
     phasesMs[phase] = Math.round(now - mark)
     mark = now
   }
+  const stepsMs = { candidates: 0, history: 0, sync: 0, stage: 0 }
+  let stepMark = 0
+  const step = (name: keyof typeof stepsMs) => {
+    const now = performance.now()
+    stepsMs[name] = Math.round(now - stepMark)
+    stepMark = now
+  }
   const admitted = await admitPending(deps)
   lap('admit')
   let semantic = true
@@ -115,7 +137,9 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
     note = 'semantic matching unavailable: the embedder is down; adjacent pairing under the filters'
   }
   lap('embed')
+  stepMark = performance.now()
   const candidates = await loadCandidates(deps, cycleId)
+  step('candidates')
   if (semantic && candidates.some((candidate) => !candidate.hasVector)) {
     semantic = false
     note =
@@ -126,6 +150,7 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
     cycleId,
     candidates.map((c) => c.id),
   )
+  step('history')
   // One turn of the index until the couples are written: the paired have left the index by
   // then, and a background sync in between would read them as still waiting (no seat yet)
   // and put every one of them back (at 200,000 personas, minutes of inserts).
@@ -156,15 +181,17 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
     coupleIds: made.map((couple) => couple.id),
     pool,
     phasesMs,
+    stepsMs,
     ...(pairing ? { pairing } : {}),
   }
 
   async function pairAll() {
-    if (semantic && candidates.length >= 2) return pairInIndex(deps, candidates, courted, lap)
+    if (semantic && candidates.length >= 2) return pairInIndex(deps, candidates, courted, lap, step)
     const synced = await syncIndex(
       deps,
       candidates.filter((c) => c.hasVector).map((c) => c.id),
     )
+    step('sync')
     lap('load')
     const proposed =
       candidates.length < 2

@@ -8,7 +8,8 @@ import type { Logger } from '@agents/service-kit'
 import pg from 'pg'
 import type { VenueDatabase } from '../db/open.ts'
 import type { Prefs } from '../heart/heart-schema.ts'
-import type { IndexRequest, IndexStatus, PairAnswer } from './index-process.ts'
+import type { PairAnswer } from './index-pairing.ts'
+import type { IndexRequest, IndexStatus } from './index-process.ts'
 import { HNSW_DEFAULTS, type HnswOptions, SNAPSHOT_FILES } from './match-pool.ts'
 
 /** One replica at a time holds the kept index (a session-level advisory lock, kept while it holds). */

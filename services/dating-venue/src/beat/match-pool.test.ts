@@ -159,7 +159,12 @@ describe.each(backends)('the kept index on $name', ({ open }) => {
       history(),
     ])
     const snapshot = readdirSync(join(restarted.dir, 'pool')).sort()
-    expect(snapshot).toEqual(['match-pool.json', 'match-pool.usearch', 'match-pool.vectors'])
+    expect(snapshot).toEqual([
+      'match-pool.json',
+      'match-pool.lists',
+      'match-pool.usearch',
+      'match-pool.vectors',
+    ])
 
     // Restart on the snapshot: the waiting persona comes from disk, not the database (read
     // below: only the newcomers). The index process starts with the first beat.

@@ -89,13 +89,14 @@ const SEARCH_SLICE = 16_384
 /** Up to this many personas (under a second to build), erasing one rebuilds the graph at once. */
 const ERASE_REBUILD_UP_TO = 10_000
 
-const SNAPSHOT_VERSION = 2
+const SNAPSHOT_VERSION = 3
 
-/** The snapshot's files in its folder: the manifest, the vectors, the graph. */
+/** The snapshot's files in its folder: the manifest, the vectors, the graph, the kept lists. */
 export const SNAPSHOT_FILES = [
   'match-pool.json',
   'match-pool.vectors',
   'match-pool.usearch',
+  'match-pool.lists',
 ] as const
 
 type Manifest = {
@@ -105,7 +106,15 @@ type Manifest = {
   count: number
   /** Whether the graph was built (and saved beside the vectors). */
   graph: boolean
+  /** Neighbours per kept list saved beside them (0: none saved). */
+  keptNeighbours: number
 }
+
+/**
+ * The kept lists' file: per persona, in the vectors file's order, its
+ * count and floor, then its K ids and K scores. Bytes for `count` personas.
+ */
+const listsBytes = (count: number, k: number) => count * (4 + 4 + 12 * k)
 
 /**
  * The matchmaker's kept index: every persona waiting for a partner (admitted,
@@ -437,12 +446,52 @@ export const createMatchPool = ({
         manifest: join(dir, SNAPSHOT_FILES[0]),
         vectors: join(dir, SNAPSHOT_FILES[1]),
         index: join(dir, SNAPSHOT_FILES[2]),
+        lists: join(dir, SNAPSHOT_FILES[3]),
       }
     : undefined
 
   const dropSnapshot = () => {
     if (!snapshotPaths) return
     for (const path of Object.values(snapshotPaths)) rmSync(path, { force: true })
+  }
+
+  const loadLists = (ids: Float64Array) => {
+    const bytes = readFileSync(snapshotPaths!.lists)
+    if (bytes.byteLength !== listsBytes(ids.length, K))
+      throw new Error('lists file does not match the manifest')
+    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)
+    const n = ids.length
+    const counts = new Uint32Array(buffer, 0, n)
+    const floors = new Float32Array(buffer, 4 * n, n)
+    const savedIds = new Float64Array(buffer, 8 * n, n * K)
+    const savedScores = new Float32Array(buffer, 8 * n + 8 * n * K, n * K)
+    for (let i = 0; i < n; i++) {
+      if (counts[i]! > K) throw new Error('lists file holds a list longer than K')
+      const slot = slotFor(ids[i]!)
+      listCounts[slot] = counts[i]!
+      listFloors[slot] = floors[i]!
+      listIds.set(savedIds.subarray(i * K, i * K + counts[i]!), slot * K)
+      listScores.set(savedScores.subarray(i * K, i * K + counts[i]!), slot * K)
+    }
+  }
+
+  /** The kept lists of `ids` (see `listsBytes`); personas without one are saved with none. */
+  const listsFile = (ids: readonly number[]) => {
+    const n = ids.length
+    const buffer = new ArrayBuffer(listsBytes(n, K))
+    const counts = new Uint32Array(buffer, 0, n)
+    const floors = new Float32Array(buffer, 4 * n, n)
+    const savedIds = new Float64Array(buffer, 8 * n, n * K)
+    const savedScores = new Float32Array(buffer, 8 * n + 8 * n * K, n * K)
+    for (let i = 0; i < n; i++) {
+      const slot = slotOf.get(ids[i]!)
+      if (slot === undefined) continue
+      counts[i] = listCounts[slot]!
+      floors[i] = listFloors[slot]!
+      savedIds.set(listIds.subarray(slot * K, slot * K + K), i * K)
+      savedScores.set(listScores.subarray(slot * K, slot * K + K), i * K)
+    }
+    return new Uint8Array(buffer)
   }
 
   // A snapshot is used only whole: the manifest names the model, the vectors file holds exactly
@@ -473,12 +522,17 @@ export const createMatchPool = ({
       const held = index.contains(keyArray([...ids]))
       if (index.size() !== count || !(Array.isArray(held) ? held : [held]).every(Boolean))
         throw new Error('graph does not hold the manifest ids')
+      // Lists saved with another K are left out: the pool searches for those personas anew.
+      if (manifest.keptNeighbours === K && K > 0) loadLists(ids)
       return true
     } catch (error) {
       onWarning?.('match pool snapshot dropped; the pool refills from the stored vectors', error)
       vectors.clear()
       index = undefined
       dimensions = 0
+      slotOf.clear()
+      freeSlots.length = 0
+      slots = 0
       dropSnapshot()
       return false
     }
@@ -503,12 +557,19 @@ export const createMatchPool = ({
       index.save(`${snapshotPaths.index}.tmp`)
       renameSync(`${snapshotPaths.index}.tmp`, snapshotPaths.index)
     } else rmSync(snapshotPaths.index, { force: true })
+    // Lists are kept only beside a graph: without one nobody has a list.
+    const withLists = index !== undefined && ids.length > 0 && K > 0
+    if (withLists) {
+      writeFileSync(`${snapshotPaths.lists}.tmp`, listsFile(ids))
+      renameSync(`${snapshotPaths.lists}.tmp`, snapshotPaths.lists)
+    } else rmSync(snapshotPaths.lists, { force: true })
     const manifest: Manifest = {
       version: SNAPSHOT_VERSION,
       modelId,
       dimensions,
       count: ids.length,
       graph: index !== undefined && ids.length > 0,
+      keptNeighbours: withLists ? K : 0,
     }
     writeFileSync(`${snapshotPaths.manifest}.tmp`, JSON.stringify(manifest))
     renameSync(`${snapshotPaths.manifest}.tmp`, snapshotPaths.manifest)

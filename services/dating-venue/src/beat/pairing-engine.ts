@@ -12,6 +12,8 @@ export type PairingStats = {
   /** Pairs dropped because a persona was already paired (an inconsistency; 0 expected). */
   conflicts: number
   pairs: number
+  /** Where the run's time went (ms): the first lists, walking the chains, the re-queries. */
+  stepsMs: { lists: number; resolve: number; requery: number }
 }
 
 // Row states. Within a phase a row ends PAIRED, ALONE (no allowed partner left, for good),
@@ -59,7 +61,7 @@ export const matchMutualBest = (
   packed: PackedCandidates,
   source: NeighbourSource,
   { k }: { k: number },
-): { pairs: [number, number][]; phases: number; requeried: number; conflicts: number } => {
+): Omit<PairingStats, 'mode' | 'pairs'> & { pairs: [number, number][] } => {
   const { count, ids } = packed
   const status = new Uint8Array(count)
   const waitedAt = new Int32Array(count)
@@ -70,7 +72,15 @@ export const matchMutualBest = (
   let departed: number[] = []
   let pending: number[] = []
 
+  const stepsMs = { lists: 0, resolve: 0, requery: 0 }
+  let mark = performance.now()
+  const lap = (step: keyof typeof stepsMs) => {
+    const now = performance.now()
+    stepsMs[step] += now - mark
+    mark = now
+  }
   const lists: CandidateLists = buildLists(packed, source.search(undefined, undefined, k + 1))
+  lap('lists')
 
   const isPaired = (row: number) => status[row] === PAIRED
 
@@ -179,6 +189,7 @@ export const matchMutualBest = (
       const row = order ? order[r]! : r
       if (status[row] === OPEN) resolveFrom(row)
     }
+    lap('resolve')
     // With HNSW lists an UNSURE row can still be taken by a better offer: drop those.
     pending = pending.filter((row) => status[row] === UNSURE)
     if (pending.length === 0) break
@@ -197,6 +208,7 @@ export const matchMutualBest = (
     pending = []
     for (const row of remainder) status[row] = OPEN
     order = Int32Array.from(remainder)
+    lap('requery')
   }
 
   // A persona is in one pair at most, whatever the lists said. At 200,000 personas a run over
@@ -220,5 +232,8 @@ export const matchMutualBest = (
     pairs.push(a < b ? [a, b] : [b, a])
   }
   pairs.sort((p, q) => p[0] - q[0])
-  return { pairs, phases, requeried, conflicts }
+  lap('resolve')
+  for (const step of Object.keys(stepsMs) as Array<keyof typeof stepsMs>)
+    stepsMs[step] = Math.round(stepsMs[step])
+  return { pairs, phases, requeried, conflicts, stepsMs }
 }

@@ -24,12 +24,6 @@ export type CandidateLists = {
   searched: Int32Array
 }
 
-const listed = (found: NeighbourLists, q: number, row: number) => {
-  const base = q * found.width
-  for (let r = 0; r < found.counts[q]!; r++) if (found.rows[base + r] === row) return true
-  return false
-}
-
 const boundOf = (found: NeighbourLists, q: number) => {
   const count = found.counts[q]!
   if (count >= found.searched) return -Infinity
@@ -76,24 +70,35 @@ const sortRange = (rows: Int32Array, estimates: Float32Array, from: number, to: 
 export const buildLists = (packed: PackedCandidates, found: NeighbourLists): CandidateLists => {
   const { count, allowed } = packed
   const { width, rows: foundRows, scores, counts } = found
-  const from = new Int32Array(count * width)
-  const to = new Int32Array(count * width)
-  const edgeEstimates = new Float32Array(count * width)
+  // Who found each row, to tell an edge found from both ends: a stamp per row, not a scan of
+  // the other end's list per edge (9.6 million edges at 200,000 personas).
+  const foundBy = new Int32Array(count + 1)
+  for (let i = 0; i < count; i++)
+    for (let r = 0; r < counts[i]!; r++) foundBy[foundRows[i * width + r]! + 1]!++
+  for (let i = 0; i < count; i++) foundBy[i + 1]! += foundBy[i]!
+  const finders = new Int32Array(foundBy[count]!)
+  const fill = foundBy.slice(0, count)
+  for (let i = 0; i < count; i++)
+    for (let r = 0; r < counts[i]!; r++) finders[fill[foundRows[i * width + r]!]!++] = i
+  const stamp = new Int32Array(count).fill(-1)
+  // The entries that become edges (first pass), then the edges laid out (second pass): no
+  // array per edge in between.
+  const isEdge = new Uint8Array(count * width)
   const own = new Int32Array(count)
   const degree = new Int32Array(count)
   const bound = new Float64Array(count)
   let edges = 0
   for (let i = 0; i < count; i++) {
+    for (let f = foundBy[i]!; f < foundBy[i + 1]!; f++) stamp[finders[f]!] = i
     const base = i * width
     for (let r = 0; r < counts[i]!; r++) {
       const j = foundRows[base + r]!
       if (j === i) continue
       // Found from both ends: j's turn already took it (or rejected it by the same filters).
-      if (j < i && listed(found, j, i)) continue
+      if (j < i && stamp[j] === i) continue
       if (!allowed(i, j)) continue
-      from[edges] = i
-      to[edges] = j
-      edgeEstimates[edges++] = scores[base + r]!
+      isEdge[base + r] = 1
+      edges++
       own[i]!++
       degree[i]!++
       degree[j]!++
@@ -108,13 +113,16 @@ export const buildLists = (packed: PackedCandidates, found: NeighbourLists): Can
   const ownFill = start.slice(0, count)
   const otherFill = new Int32Array(count)
   for (let i = 0; i < count; i++) otherFill[i] = start[i]! + own[i]!
-  for (let e = 0; e < edges; e++) {
-    const a = from[e]!
-    const b = to[e]!
-    allRows[ownFill[a]!] = b
-    allEstimates[ownFill[a]!++] = edgeEstimates[e]!
-    allRows[otherFill[b]!] = a
-    allEstimates[otherFill[b]!++] = edgeEstimates[e]!
+  for (let a = 0; a < count; a++) {
+    const base = a * width
+    for (let r = 0; r < counts[a]!; r++) {
+      if (!isEdge[base + r]) continue
+      const b = foundRows[base + r]!
+      allRows[ownFill[a]!] = b
+      allEstimates[ownFill[a]!++] = scores[base + r]!
+      allRows[otherFill[b]!] = a
+      allEstimates[otherFill[b]!++] = scores[base + r]!
+    }
   }
   const rows: Int32Array[] = new Array(count)
   const estimates: Float32Array[] = new Array(count)
