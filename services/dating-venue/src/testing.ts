@@ -76,6 +76,9 @@ export const testVenueEnv = async ({
     VENUE_ERASURE_KEY: Buffer.alloc(32, 9).toString('base64'),
     VENUE_BEAT_INTERVAL_MS: '0',
     EMBEDDINGS_THREADS: '1',
+    // A test's index process shares the machine with other test files, not with requests: at
+    // niceness 10 it starves behind them (the kept-index tests: 17 s alone, 110 s in the suite).
+    VENUE_MATCH_INDEX_NICENESS: '0',
     ...GENEROUS_TEST_LIMITS,
     ...GENEROUS_TEST_BUDGETS,
     ...(fake ? { EMBEDDINGS_URL: fake.url, EMBEDDINGS_MODEL: 'fake-embeddings' } : {}),

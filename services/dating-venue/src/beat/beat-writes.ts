@@ -90,7 +90,14 @@ export const formCouples = async (
   cycleId: string,
   semantic: boolean,
   pairs: ReadonlyArray<{ a: number; b: number; intro: string }>,
-  { parallelFrom = PARALLEL_FROM }: { parallelFrom?: number } = {},
+  {
+    parallelFrom = PARALLEL_FROM,
+    event = true,
+  }: {
+    parallelFrom?: number
+    /** false: the caller records the beat (`recordBeat`) once its writes are all done. */
+    event?: boolean
+  } = {},
 ): Promise<FormedCouple[]> => {
   if (pairs.length === 0) return []
   const personas = pairs.flatMap((pair) => [pair.a, pair.b])
@@ -107,12 +114,22 @@ export const formCouples = async (
       ),
     )
   ).flat()
-  if (made.length > 0)
-    await deps.database.db.execute(sql`
-      INSERT INTO events (kind, detail)
-      VALUES ('beat', jsonb_build_object('cycleId', ${cycleId}::text, 'couples', ${made.length}::int,
-                                         'semantic', ${semantic}::boolean))`)
+  if (event) await recordBeat(deps, cycleId, semantic, made.length)
   return made.sort((x, y) => x.id - y.id)
+}
+
+/** The `beat` event of a run that formed couples (none for a run that formed none). */
+export const recordBeat = async (
+  deps: VenueDeps,
+  cycleId: string,
+  semantic: boolean,
+  couples: number,
+) => {
+  if (couples === 0) return
+  await deps.database.db.execute(sql`
+    INSERT INTO events (kind, detail)
+    VALUES ('beat', jsonb_build_object('cycleId', ${cycleId}::text, 'couples', ${couples}::int,
+                                       'semantic', ${semantic}::boolean))`)
 }
 
 /** Connections a large beat writes its couples on at once (this machine's cores: 2). */

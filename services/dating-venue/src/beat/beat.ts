@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto'
 import { admitPending } from '../admission/admission.ts'
 import type { VenueDeps } from '../deps.ts'
 import { embedMissing } from '../persona-vectors/embed-personas.ts'
-import { formCouples, notifyCouples, writeIntros } from './beat-writes.ts'
+import {
+  type FormedCouple,
+  formCouples,
+  notifyCouples,
+  recordBeat,
+  writeIntros,
+} from './beat-writes.ts'
 import { breathe, type Candidate, loadCandidates, previousPairs } from './candidates.ts'
 import { syncIndex } from './index-follow.ts'
 import type { PairAnswer } from './index-pairing.ts'
@@ -43,9 +49,17 @@ export type BeatResult = {
   }
   /**
    * Inside the phases (ms): reading the candidates, their history and
-   * syncing the index (load); staging their filters (pair).
+   * syncing the index (load); staging their filters (pair); writing the
+   * first phase's couples while the pairing went on (`whilePairing`,
+   * overlapping `pair`; `intros` and `form` are what was left after it).
    */
-  stepsMs: Record<'candidates' | 'history' | 'sync' | 'stage', number>
+  stepsMs: Record<'candidates' | 'history' | 'sync' | 'stage' | 'whilePairing', number>
+}
+
+const unflatten = (flat: Float64Array) => {
+  const pairs: Array<[number, number]> = new Array(flat.length / 2)
+  for (let p = 0; p < pairs.length; p++) pairs[p] = [flat[2 * p]!, flat[2 * p + 1]!]
+  return pairs
 }
 
 // Candidates go to the index process a slice at a time (ids and filters, copied over the pipe).
@@ -64,6 +78,7 @@ const pairInIndex = async (
   courted: Float64Array,
   lap: (phase: 'load') => void,
   step: (name: 'sync' | 'stage') => void,
+  onSettled: (pairs: Array<[number, number]>) => void,
 ) => {
   const synced = await syncIndex(
     deps,
@@ -83,10 +98,9 @@ const pairInIndex = async (
   const answer = await deps.matchPool.pair({
     courted,
     exactUpTo: deps.matchPool.options.exactUpTo,
+    onSettled: (pairs) => onSettled(unflatten(pairs)),
   })
-  const proposed: Array<[number, number]> = new Array(answer.pairs.length / 2)
-  for (let p = 0; p < proposed.length; p++)
-    proposed[p] = [answer.pairs[2 * p]!, answer.pairs[2 * p + 1]!]
+  const proposed = unflatten(answer.pairs)
   if (answer.stats && answer.stats.conflicts > 0)
     deps.logger.warn(answer.stats, 'pairing named a persona twice; the later pairs dropped')
   return {
@@ -119,7 +133,7 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
     phasesMs[phase] = Math.round(now - mark)
     mark = now
   }
-  const stepsMs = { candidates: 0, history: 0, sync: 0, stage: 0 }
+  const stepsMs = { candidates: 0, history: 0, sync: 0, stage: 0, whilePairing: 0 }
   let stepMark = 0
   const step = (name: keyof typeof stepsMs) => {
     const now = performance.now()
@@ -154,16 +168,33 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
   // One turn of the index until the couples are written: the paired have left the index by
   // then, and a background sync in between would read them as still waiting (no seat yet)
   // and put every one of them back (at 200,000 personas, minutes of inserts).
+  const byId = new Map(candidates.map((c) => [c.id, c]))
   const { proposed, pool, pairing, made } = await deps.matchPool.exclusive(async () => {
-    const run = await pairAll()
+    // The first phase's pairs are final: they are written while the index process re-queries
+    // the rest (PostgreSQL's cores and the index process's, at once: at 200,000 personas 77 %
+    // of the pairs, and most of the writes' 24 s, overlap the re-queries' 20 s).
+    let early: Promise<FormedCouple[]> = Promise.resolve([])
+    const settledEarly = new Set<number>()
+    const write = async (pairs: Array<[number, number]>) =>
+      formCouples(deps, cycleId, semantic, await writeIntros(deps, pairs, byId), { event: false })
+    const run = await pairAll((pairs) => {
+      const writing = performance.now()
+      for (const [a] of pairs) settledEarly.add(a)
+      early = write(pairs).finally(() => {
+        stepsMs.whilePairing = Math.round(performance.now() - writing)
+      })
+      // Awaited below; until then a failure must not count as unhandled.
+      early.catch(() => {})
+    })
     lap('pair')
-    const withIntros = await writeIntros(
-      deps,
-      run.proposed,
-      new Map(candidates.map((c) => [c.id, c])),
-    )
+    const rest = run.proposed.filter(([a, b]) => !settledEarly.has(a) && !settledEarly.has(b))
+    const withIntros = await writeIntros(deps, rest, byId)
     lap('intros')
-    const made = await formCouples(deps, cycleId, semantic, withIntros)
+    const made = [
+      ...(await early),
+      ...(await formCouples(deps, cycleId, semantic, withIntros, { event: false })),
+    ].sort((x, y) => x.id - y.id)
+    await recordBeat(deps, cycleId, semantic, made.length)
     lap('form')
     return { ...run, made }
   })
@@ -185,8 +216,9 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
     ...(pairing ? { pairing } : {}),
   }
 
-  async function pairAll() {
-    if (semantic && candidates.length >= 2) return pairInIndex(deps, candidates, courted, lap, step)
+  async function pairAll(onSettled: (pairs: Array<[number, number]>) => void) {
+    if (semantic && candidates.length >= 2)
+      return pairInIndex(deps, candidates, courted, lap, step, onSettled)
     const synced = await syncIndex(
       deps,
       candidates.filter((c) => c.hasVector).map((c) => c.id),

@@ -3,8 +3,8 @@
 // who still waits. Apart from the process so that a bench can run the same code in its own.
 import type { Prefs } from '../heart/heart-schema.ts'
 import type { MatchPool } from './match-pool.ts'
-import { pairCandidates } from './pairing.ts'
-import type { PairingStats } from './pairing-engine.ts'
+import { pairCandidatesRun } from './pairing.ts'
+import { finish, type PairingStats } from './pairing-engine.ts'
 import type { PairingCandidate } from './pairing-matrix.ts'
 
 /** The candidates a beat hands the index process: ids and their hearts' prefs, in arrival order. */
@@ -38,19 +38,41 @@ const collect = () => (globalThis as { gc?: () => void }).gc?.()
  */
 export const pairStaged = (
   index: MatchPool,
+  staged: StagedCandidates,
+  options: PairOptions,
+): PairAnswer => finish(pairStagedRun(index, staged, options))
+
+/** What the index process answers `pair` and `pair-next`: the first pairs early, then the answer. */
+export type PairStep = { done: false; settled: Float64Array } | { done: true; answer: PairAnswer }
+
+export type PairOptions = {
+  /** Pairs that courted before, flattened (lower id, higher id, ...). */
+  allowed: Float64Array
+  exactUpTo: number
+  k?: number | undefined
+}
+
+/** Pairs flattened (lower id, higher id, ...): how they cross the pipe. */
+const flat = (pairs: ReadonlyArray<readonly [number, number]>) => {
+  const out = new Float64Array(pairs.length * 2)
+  for (let i = 0; i < pairs.length; i++) {
+    out[2 * i] = pairs[i]![0]
+    out[2 * i + 1] = pairs[i]![1]
+  }
+  return out
+}
+
+/**
+ * `pairStaged` as a run that yields the first phase's pairs (flattened)
+ * while the re-queries are still to come: the index process hands them to
+ * the beat, which writes them meanwhile. Its answer holds every pair.
+ */
+export function* pairStagedRun(
+  index: MatchPool,
   { ids, prefs }: StagedCandidates,
-  {
-    allowed,
-    exactUpTo,
-    k,
-  }: {
-    /** Pairs that courted before, flattened (lower id, higher id, ...). */
-    allowed: Float64Array
-    exactUpTo: number
-    k?: number | undefined
-  },
-): PairAnswer => {
-  const started = performance.now()
+  { allowed, exactUpTo, k }: PairOptions,
+): Generator<Float64Array, PairAnswer> {
+  let started = performance.now()
   // Taken before pairing: an approximate run takes personas out of the pool as it goes. The
   // vectors are packed into one matrix that the run uses in place and the pool views: one
   // copy of them while the run lasts, not three (the pool's, the run's, and this list's).
@@ -82,18 +104,27 @@ export const pairStaged = (
     else courted.set(allowed[p]!, new Set([allowed[p + 1]!]))
   }
   let stats: PairingStats | undefined
-  const proposed =
-    waiting.length < 2
-      ? []
-      : pairCandidates(waiting, {
-          allowed: courted.size > 0 ? (a, b) => !courted.get(a)?.has(b) : undefined,
-          pool: index,
-          exactUpTo,
-          ...(k ? { k } : {}),
-          onStats: (run) => {
-            stats = run
-          },
-        })
+  const run = pairCandidatesRun(waiting.length < 2 ? [] : waiting, {
+    allowed: courted.size > 0 ? (a, b) => !courted.get(a)?.has(b) : undefined,
+    pool: index,
+    exactUpTo,
+    ...(k ? { k } : {}),
+    onStats: (run) => {
+      stats = run
+    },
+  })
+  let proposed: [number, number][]
+  for (;;) {
+    const step = run.next()
+    if (step.done) {
+      proposed = step.value
+      break
+    }
+    // The time this run waits for the beat to ask for the rest is not the run's.
+    const suspended = performance.now()
+    yield flat(step.value)
+    started += performance.now() - suspended
+  }
   const { rss, heapUsed, arrayBuffers } = process.memoryUsage()
   const restoring = performance.now()
   const paired = new Set<number>()
@@ -105,13 +136,8 @@ export const pairStaged = (
   collect()
   const pairMs = performance.now() - started
   index.save()
-  const pairs = new Float64Array(proposed.length * 2)
-  proposed.forEach(([a, b], i) => {
-    pairs[2 * i] = a
-    pairs[2 * i + 1] = b
-  })
   return {
-    pairs,
+    pairs: flat(proposed),
     stats,
     waiting: index.size,
     pairMs,

@@ -3,7 +3,12 @@
 // searching it and pairing never hold the service's event loop, and the memory they take is
 // this process's, freed whole when the replica stops holding the index.
 import type { Prefs } from '../heart/heart-schema.ts'
-import { pairStaged, type StagedCandidates } from './index-pairing.ts'
+import {
+  type PairAnswer,
+  type PairStep,
+  pairStagedRun,
+  type StagedCandidates,
+} from './index-pairing.ts'
 import { createMatchPool, type HnswOptions, type MatchPool } from './match-pool.ts'
 import { pairCandidates } from './pairing.ts'
 
@@ -20,6 +25,7 @@ export type IndexRequest =
   | { op: 'has'; persona: number }
   | { op: 'stage'; ids: Float64Array; prefs: Array<Prefs | undefined> }
   | { op: 'pair'; allowed: Float64Array; exactUpTo: number; k?: number }
+  | { op: 'pair-next' }
   | { op: 'status' }
   | { op: 'reset' }
 
@@ -35,6 +41,24 @@ export type IndexStatus = {
 
 let pool: MatchPool | undefined
 let staged: StagedCandidates = { ids: [], prefs: [] }
+/** A pairing run between its first pairs and its answer (see `pairStagedRun`). */
+let running: Generator<Float64Array, PairAnswer> | undefined
+/** Requests that came while a run waited to go on: answered after it, in order. */
+const held: Array<{ id: number } & IndexRequest> = []
+
+/** The run's next step; the run is over once it answers. */
+const step = (): PairStep => {
+  if (!running) throw new Error('match index: no pairing run to go on with')
+  try {
+    const next = running.next()
+    if (!next.done) return { done: false, settled: next.value }
+    running = undefined
+    return { done: true, answer: next.value }
+  } catch (error) {
+    running = undefined
+    throw error
+  }
+}
 
 const send = (message: unknown) => process.send?.(message)
 
@@ -123,8 +147,11 @@ const handle = (request: IndexRequest): unknown => {
     case 'pair': {
       const run = staged
       staged = { ids: [], prefs: [] }
-      return pairStaged(need(), run, request)
+      running = pairStagedRun(need(), run, request)
+      return step()
     }
+    case 'pair-next':
+      return step()
     case 'status':
       return status()
     case 'reset':
@@ -133,7 +160,7 @@ const handle = (request: IndexRequest): unknown => {
   }
 }
 
-process.on('message', (message: { id: number } & IndexRequest) => {
+const answer = (message: { id: number } & IndexRequest) => {
   try {
     send({ id: message.id, ok: true, value: handle(message) })
   } catch (error) {
@@ -143,6 +170,17 @@ process.on('message', (message: { id: number } & IndexRequest) => {
       error: error instanceof Error ? error.message : String(error),
     })
   }
+}
+
+process.on('message', (message: { id: number } & IndexRequest) => {
+  // While a run waits for the beat to ask for the rest, nothing else changes the pool under
+  // it (an erasure, a newcomer): those wait for its answer.
+  if (running && message.op !== 'pair-next') {
+    held.push(message)
+    return
+  }
+  answer(message)
+  while (!running && held.length > 0) answer(held.shift()!)
 })
 // The replica gone (its IPC channel closed) means nobody holds this index any more.
 process.on('disconnect', () => process.exit(0))

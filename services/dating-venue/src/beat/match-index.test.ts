@@ -246,7 +246,8 @@ describe.skipIf(!TEST_DATABASE_URL)('one index for two replicas on PostgreSQL', 
       await beat(a, 'erase-1')
       const held = await Promise.all(people.map((person) => a.deps.matchPool.has(person.id)))
       const waiting = people[held.indexOf(true)]!
-      expect(readdirSync(dirs[0]!)).toHaveLength(3)
+      // The snapshot: manifest, vectors, graph and kept lists.
+      expect(readdirSync(dirs[0]!)).toHaveLength(4)
 
       const erased = await fetch(`${b.url}/api/owners/${waiting.ownerId}`, {
         method: 'DELETE',

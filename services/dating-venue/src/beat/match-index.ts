@@ -8,7 +8,7 @@ import type { Logger } from '@agents/service-kit'
 import pg from 'pg'
 import type { VenueDatabase } from '../db/open.ts'
 import type { Prefs } from '../heart/heart-schema.ts'
-import type { PairAnswer } from './index-pairing.ts'
+import type { PairAnswer, PairStep } from './index-pairing.ts'
 import type { IndexRequest, IndexStatus } from './index-process.ts'
 import { HNSW_DEFAULTS, type HnswOptions, SNAPSHOT_FILES } from './match-pool.ts'
 
@@ -85,8 +85,17 @@ export type MatchIndex = {
   remove(ids: readonly number[]): Promise<void>
   /** Queues candidates for the next `pair`, in arrival order. */
   stage(ids: readonly number[], prefs: ReadonlyArray<Prefs | undefined>): Promise<void>
-  /** Pairs the staged candidates over the index (`allowed`: pairs that may not pair again, flattened). */
-  pair(parameters: { courted: Float64Array; exactUpTo: number }): Promise<PairAnswer>
+  /**
+   * Pairs the staged candidates over the index (`courted`: pairs that may
+   * not pair again, flattened). `onSettled` is handed the first phase's
+   * pairs (flattened) while the re-queries still run: they are final, and
+   * the answer lists them again with the rest.
+   */
+  pair(parameters: {
+    courted: Float64Array
+    exactUpTo: number
+    onSettled?: (pairs: Float64Array) => void
+  }): Promise<PairAnswer>
   /** Erasure, from any replica: out of the index that holds the persona, and off every snapshot. */
   erase(id: number): void
   /** Newly stored vectors, from any replica: the holder puts them in (see `followIndex`). */
@@ -369,7 +378,14 @@ export const createMatchIndex = ({
     async stage(ids, prefs) {
       await ask({ op: 'stage', ids: Float64Array.from(ids), prefs: [...prefs] })
     },
-    pair: ({ courted, exactUpTo }) => ask<PairAnswer>({ op: 'pair', allowed: courted, exactUpTo }),
+    async pair({ courted, exactUpTo, onSettled }) {
+      let step = await ask<PairStep>({ op: 'pair', allowed: courted, exactUpTo })
+      while (!step.done) {
+        onSettled?.(step.settled)
+        step = await ask<PairStep>({ op: 'pair-next' })
+      }
+      return step.answer
+    },
     erase(id) {
       eraseHere([id])
       publish({ erase: [id] })

@@ -1,6 +1,6 @@
 import { seededRandom } from '@agents/service-kit'
 import { expect, test } from 'vitest'
-import { matchMutualBest } from './pairing-engine.ts'
+import { matchMutualBest, mutualBestRun } from './pairing-engine.ts'
 import { packCandidates } from './pairing-matrix.ts'
 import { createExactSource, type NeighbourSource } from './pairing-neighbours.ts'
 
@@ -66,4 +66,35 @@ test('behavior: lists that miss neighbours (as a graph does) never pair a person
   }
   expect(pairs).toBeGreaterThan(200 * 25)
   expect(conflicts).toBe(0)
+})
+
+test('behavior: the first phase is handed out early, those pairs are final, and the run ends as one call would', () => {
+  let early = 0
+  let runsWithMorePhases = 0
+  for (let seed = 1; seed <= 60; seed++) {
+    const packed = packCandidates(venue(60, seed), undefined)
+    const whole = matchMutualBest(packed, lossySource(createExactSource(packed, 1), 0.5, seed), {
+      k: 4,
+    })
+    const run = mutualBestRun(packed, lossySource(createExactSource(packed, 1), 0.5, seed), {
+      k: 4,
+    })
+    const handedOut: Array<[number, number]> = []
+    let step = run.next()
+    while (!step.done) {
+      handedOut.push(...step.value)
+      step = run.next()
+    }
+    // The same run, whether or not it stopped to hand pairs out.
+    expect(step.value.pairs).toEqual(whole.pairs)
+    const final = new Set(step.value.pairs.map(([a, b]) => `${a}-${b}`))
+    for (const [a, b] of handedOut) expect(final.has(`${a}-${b}`)).toBe(true)
+    if (step.value.phases > 1) {
+      runsWithMorePhases++
+      expect(handedOut.length).toBeGreaterThan(0)
+    } else expect(handedOut).toEqual([])
+    early += handedOut.length
+  }
+  expect(runsWithMorePhases).toBeGreaterThan(10)
+  expect(early).toBeGreaterThan(0)
 })

@@ -60,8 +60,35 @@ const REQUERY_GROWTH = 4
 export const matchMutualBest = (
   packed: PackedCandidates,
   source: NeighbourSource,
+  options: { k: number },
+): MutualBestResult => finish(mutualBestRun(packed, source, options))
+
+/** What a run answers: every pair (`[lower id, higher id]`, by the lower id) and what it did. */
+export type MutualBestResult = Omit<PairingStats, 'mode' | 'pairs'> & { pairs: [number, number][] }
+
+/**
+ * Runs a generator to its end and answers what it returns: the pairing as
+ * one call, for callers that do not take its pairs early.
+ */
+export const finish = <T>(run: Generator<unknown, T>): T => {
+  for (;;) {
+    const step = run.next()
+    if (step.done) return step.value
+  }
+}
+
+/**
+ * `matchMutualBest` as a generator: after the first phase it yields the
+ * pairs formed so far (most of them: the rest wait on re-queries), which
+ * are final whatever later phases do (a pair never comes apart), so a beat
+ * can write them while the re-queries run. It returns every pair, those
+ * yielded included.
+ */
+export function* mutualBestRun(
+  packed: PackedCandidates,
+  source: NeighbourSource,
   { k }: { k: number },
-): Omit<PairingStats, 'mode' | 'pairs'> & { pairs: [number, number][] } => {
+): Generator<[number, number][], MutualBestResult> {
   const { count, ids } = packed
   const status = new Uint8Array(count)
   const waitedAt = new Int32Array(count)
@@ -178,6 +205,37 @@ export const matchMutualBest = (
     }
   }
 
+  // A persona is in one pair at most, whatever the lists said. At 200,000 personas a run over
+  // the graph once named a persona twice: the chain's offer from a row already paired (fixed
+  // above, pairing-engine.test.ts). This stays as a net: the first pair formed stands; a later
+  // one naming a paired persona is dropped and counted, and its other persona waits.
+  const used = new Uint8Array(count)
+  const settled: [number, number][] = []
+  let conflicts = 0
+  let checked = 0
+  /** The pairs formed since the last call, through the net (the earlier ones stay in `settled`). */
+  const settle = () => {
+    const fresh: [number, number][] = []
+    for (; checked < paired.length; checked += 2) {
+      const x = paired[checked]!
+      const y = paired[checked + 1]!
+      if (used[x] || used[y]) {
+        conflicts++
+        continue
+      }
+      used[x] = 1
+      used[y] = 1
+      const a = ids[x]!
+      const b = ids[y]!
+      fresh.push(a < b ? [a, b] : [b, a])
+    }
+    return fresh
+  }
+  const takeEarly = (fresh: [number, number][]) => {
+    for (const pair of fresh) settled.push(pair)
+    return fresh
+  }
+
   let phases = 0
   let requeried = 0
   // The first phase walks every row in arrival order, later ones the unresolved rows.
@@ -193,6 +251,10 @@ export const matchMutualBest = (
     // With HNSW lists an UNSURE row can still be taken by a better offer: drop those.
     pending = pending.filter((row) => status[row] === UNSURE)
     if (pending.length === 0) break
+    if (phases === 1) {
+      yield takeEarly(settle())
+      mark = performance.now()
+    }
     const remainder: number[] = []
     for (let row = 0; row < count; row++)
       if (status[row] === UNSURE || status[row] === WAITING) remainder.push(row)
@@ -211,26 +273,7 @@ export const matchMutualBest = (
     lap('requery')
   }
 
-  // A persona is in one pair at most, whatever the lists said. At 200,000 personas a run over
-  // the graph once named a persona twice: the chain's offer from a row already paired (fixed
-  // above, pairing-engine.test.ts). This stays as a net: the first pair formed stands; a later
-  // one naming a paired persona is dropped and counted, and its other persona waits.
-  const pairs: [number, number][] = []
-  const used = new Uint8Array(count)
-  let conflicts = 0
-  for (let p = 0; p < paired.length; p += 2) {
-    const x = paired[p]!
-    const y = paired[p + 1]!
-    if (used[x] || used[y]) {
-      conflicts++
-      continue
-    }
-    used[x] = 1
-    used[y] = 1
-    const a = ids[x]!
-    const b = ids[y]!
-    pairs.push(a < b ? [a, b] : [b, a])
-  }
+  const pairs = [...settled, ...settle()]
   pairs.sort((p, q) => p[0] - q[0])
   lap('resolve')
   for (const step of Object.keys(stepsMs) as Array<keyof typeof stepsMs>)

@@ -1,6 +1,6 @@
 import { createMatchPool, type HnswOptions, type MatchPool } from './match-pool.ts'
 import { EXACT_UP_TO } from './pairing-defaults.ts'
-import { matchMutualBest, type PairingStats } from './pairing-engine.ts'
+import { finish, mutualBestRun, type PairingStats } from './pairing-engine.ts'
 import { type AllowedIds, type PairingCandidate, packCandidates } from './pairing-matrix.ts'
 import { createExactSource, createPoolSource } from './pairing-neighbours.ts'
 
@@ -46,11 +46,19 @@ export type PairCandidatesOptions = PairApproximateOptions & { exactUpTo?: numbe
  */
 export const pairExact = (
   candidates: readonly PairingCandidate[],
-  { k = 32, allowed, threads = 0, onStats }: PairExactOptions = {},
-): [number, number][] => {
+  options: PairExactOptions = {},
+): [number, number][] => finish(pairExactRun(candidates, options))
+
+/** A pairing run that yields its first phase's pairs before it goes on (see `mutualBestRun`). */
+export type PairingRun = Generator<[number, number][], [number, number][]>
+
+function* pairExactRun(
+  candidates: readonly PairingCandidate[],
+  { k = 32, allowed, threads = 0, onStats }: PairExactOptions,
+): PairingRun {
   if (candidates.length < 2) return []
   const packed = packCandidates(candidates, allowed)
-  const { pairs, ...run } = matchMutualBest(packed, createExactSource(packed, threads), { k })
+  const { pairs, ...run } = yield* mutualBestRun(packed, createExactSource(packed, threads), { k })
   onStats?.({ mode: 'exact', ...run, pairs: pairs.length })
   return pairs
 }
@@ -70,13 +78,18 @@ export const pairExact = (
  */
 export const pairApproximate = (
   candidates: readonly PairingCandidate[],
-  { k = 48, allowed, threads = 0, onStats, pool, ...hnsw }: PairApproximateOptions = {},
-): [number, number][] => {
+  options: PairApproximateOptions = {},
+): [number, number][] => finish(pairApproximateRun(candidates, options))
+
+function* pairApproximateRun(
+  candidates: readonly PairingCandidate[],
+  { k = 48, allowed, threads = 0, onStats, pool, ...hnsw }: PairApproximateOptions,
+): PairingRun {
   if (candidates.length < 2) return []
   const packed = packCandidates(candidates, allowed)
   const used = pool ?? createMatchPool({ modelId: 'transient', ...hnsw, threads })
   if (!pool) used.add(candidates.map(({ id, vector }) => ({ id, vector })))
-  const { pairs, ...run } = matchMutualBest(packed, createPoolSource(packed, used), { k })
+  const { pairs, ...run } = yield* mutualBestRun(packed, createPoolSource(packed, used), { k })
   onStats?.({ mode: 'approximate', ...run, pairs: pairs.length })
   return pairs
 }
@@ -92,8 +105,14 @@ export const pairApproximate = (
  */
 export const pairCandidates = (
   candidates: readonly PairingCandidate[],
+  options: PairCandidatesOptions = {},
+): [number, number][] => finish(pairCandidatesRun(candidates, options))
+
+/** `pairCandidates` as a run that yields its first phase's pairs early (the beat writes them). */
+export const pairCandidatesRun = (
+  candidates: readonly PairingCandidate[],
   { exactUpTo = EXACT_UP_TO, ...options }: PairCandidatesOptions = {},
-): [number, number][] =>
+): PairingRun =>
   candidates.length <= exactUpTo
-    ? pairExact(candidates, options)
-    : pairApproximate(candidates, options)
+    ? pairExactRun(candidates, options)
+    : pairApproximateRun(candidates, options)
