@@ -62,6 +62,28 @@ export const loadWaitingIds = async (deps: VenueDeps) =>
   ).map((row) => row.id)
 
 /**
+ * One sync of the holder's index with the database between beats. The
+ * database is read outside the index's turn (at 200,000 personas a few
+ * seconds a beat would otherwise wait for), and the read is applied only if
+ * no turn ended since it began: a beat's pairs or a notice's newcomers make
+ * it stale (it would put the paired back, or take the newcomers out); the
+ * next period reads again. Answers whether it was applied.
+ */
+export const followOnce = async (
+  deps: VenueDeps,
+  { read = loadWaitingIds }: { read?: (deps: VenueDeps) => Promise<number[]> } = {},
+) => {
+  const index = deps.matchPool
+  const seen = index.turnsDone
+  const waiting = await read(deps)
+  return index.exclusive(async () => {
+    if (!index.holding || index.turnsDone !== seen) return false
+    await syncIndex(deps, waiting)
+    return true
+  })
+}
+
+/**
  * Keeps the holder's index current between beats: newly stored vectors
  * (a notice from whichever replica embedded them) go in soon after, and
  * every `everyMs` a sync with the database takes out who withdrew, was
@@ -84,12 +106,7 @@ export const followIndex = (deps: VenueDeps, { everyMs }: { everyMs: number }) =
   const timer =
     everyMs > 0
       ? setInterval(() => {
-          if (!index.holding) return
-          index
-            .exclusive(async () => {
-              if (index.holding) await syncIndex(deps, await loadWaitingIds(deps))
-            })
-            .catch(failed)
+          if (index.holding) followOnce(deps).catch(failed)
         }, everyMs)
       : undefined
   timer?.unref()

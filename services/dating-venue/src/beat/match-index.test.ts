@@ -16,6 +16,7 @@ import {
   VENUE_TEST_DATABASE,
 } from '../testing.ts'
 import { runBeat } from './beat.ts'
+import { followOnce, loadWaitingIds } from './index-follow.ts'
 import { pairExact } from './pairing.ts'
 
 // The kept index in its own process, through HTTP: the replica keeps answering while it pairs;
@@ -166,6 +167,30 @@ describe.each(backends)('the index process on $name', ({ open }) => {
       Math.max(250, pair! / 4),
     )
   }, 120_000)
+
+  it('the periodic sync applies its read of the database only if no turn of the index ended since', async () => {
+    const database = await open()
+    const fake = await startFakeEmbeddings({ dimension: DIM })
+    const venue = await startTestVenue({ databaseUrl: database.url, embeddings: fake })
+    cleanups.push(async () => {
+      await venue.close()
+      await fake.close()
+      await database.drop()
+    })
+    await seed(venue, vectorsOf(6, 3))
+    expect(await venue.deps.matchPool.hold()).toBe(true)
+    // A turn ends while the read is under way (a beat pairing, a notice's newcomers): the read
+    // may be stale, and applying it could put the paired back. It is dropped.
+    const staleRead = async (deps: typeof venue.deps) => {
+      const ids = await loadWaitingIds(deps)
+      await deps.matchPool.exclusive(async () => {})
+      return ids
+    }
+    expect(await followOnce(venue.deps, { read: staleRead })).toBe(false)
+    expect((await venue.deps.matchPool.status())?.size ?? 0).toBe(0)
+    expect(await followOnce(venue.deps)).toBe(true)
+    expect((await venue.deps.matchPool.status())?.size).toBe(6)
+  })
 })
 
 // Personas in the responsiveness test: enough that building and pairing take a while.

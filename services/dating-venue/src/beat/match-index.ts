@@ -77,6 +77,8 @@ export type MatchIndex = {
   release(): Promise<void>
   /** Runs `work` after every earlier call's work has settled (a beat is one turn). */
   exclusive<T>(work: () => Promise<T>): Promise<T>
+  /** Turns (`exclusive`) finished so far: a read taken between two turns is stale once it moves. */
+  readonly turnsDone: number
   /** Takes out who is not in `ids`; answers who is missing (their vectors must be added). */
   sync(ids: readonly number[]): Promise<{ left: number; missing: number[] }>
   /** `later`: see `MatchPool.add`; `settle` then puts them in the graph. */
@@ -149,6 +151,7 @@ export const createMatchIndex = ({
   // The lease: on PostgreSQL a session lock held by a pooled connection until `release`.
   let lease: { done: Promise<unknown>; end: () => void } | undefined
   let holding = false
+  let turnsDone = 0
 
   const start = () => {
     started ??= new Promise<ChildProcess>((resolve, reject) => {
@@ -353,9 +356,14 @@ export const createMatchIndex = ({
       await stop()
     },
     exclusive(work) {
-      const run = turn.then(work)
+      const run = turn.then(work).finally(() => {
+        turnsDone++
+      })
       turn = run.catch(() => {})
       return run
+    },
+    get turnsDone() {
+      return turnsDone
     },
     async sync(ids) {
       const answer = await ask<{ left: number; missing: Float64Array }>({
