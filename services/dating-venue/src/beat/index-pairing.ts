@@ -2,7 +2,7 @@
 // staged candidates packed into one matrix the pool adopts, paired, and the pool left holding
 // who still waits. Apart from the process so that a bench can run the same code in its own.
 import type { Prefs } from '../heart/heart-schema.ts'
-import type { MatchPool } from './match-pool.ts'
+import { collect, type MatchPool } from './match-pool.ts'
 import { pairCandidatesRun } from './pairing.ts'
 import { finish, type PairingStats } from './pairing-engine.ts'
 import type { PairingCandidate } from './pairing-matrix.ts'
@@ -26,9 +26,6 @@ export type PairAnswer = {
 
 /** Rows packed for a run between two collections (100 MB of 512-d vectors). */
 const ADOPT_SLICE = 50_000
-
-/** A full garbage collection (the process starts with --expose-gc). */
-const collect = () => (globalThis as { gc?: () => void }).gc?.()
 
 /**
  * Pairs the staged candidates over the pool (which the replica synced to

@@ -216,7 +216,7 @@ const aligned = (bytes: Buffer) =>
     : { buffer: new Uint8Array(bytes).buffer, byteOffset: 0 }
 
 /** A full garbage collection where the process allows it (the index process starts with --expose-gc). */
-const collect = () => (globalThis as { gc?: () => void }).gc?.()
+export const collect = () => (globalThis as { gc?: () => void }).gc?.()
 
 const keyArray = (ids: readonly number[]) => {
   const keys = new BigUint64Array(ids.length)
