@@ -51,6 +51,9 @@ export const BeatResult = z
         stepsMs: z.record(z.string(), z.number()).openapi({
           description: 'the index process: pack, lists, resolve, requery, restore (ms)',
         }),
+        writtenWhilePairing: z.number().int().openapi({
+          description: "pairs of the run's first phase, written while the rest paired",
+        }),
       })
       .optional()
       .openapi({ description: 'what the pairing run did (semantic beats only)' }),

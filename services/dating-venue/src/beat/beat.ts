@@ -46,6 +46,8 @@ export type BeatResult = {
     memory: PairAnswer['memory']
     /** The index process's own steps: packing, the run's (lists, resolve, requery), restoring. */
     stepsMs: PairingStats['stepsMs'] & PairAnswer['stepsMs']
+    /** Pairs of the first phase, written while the rest paired. */
+    writtenWhilePairing: number
   }
   /**
    * Inside the phases (ms): reading the candidates, their history and
@@ -196,7 +198,8 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
     ].sort((x, y) => x.id - y.id)
     await recordBeat(deps, cycleId, semantic, made.length)
     lap('form')
-    return { ...run, made }
+    const pairing = run.pairing && { ...run.pairing, writtenWhilePairing: settledEarly.size }
+    return { ...run, pairing, made }
   })
   await notifyCouples(deps, made).catch((error: unknown) =>
     deps.logger.error({ err: error }, 'notifying couples failed'),

@@ -2,7 +2,8 @@
 // staged candidates packed into one matrix the pool adopts, paired, and the pool left holding
 // who still waits. Apart from the process so that a bench can run the same code in its own.
 import type { Prefs } from '../heart/heart-schema.ts'
-import { collect, type MatchPool } from './match-pool.ts'
+import { collect } from './collect.ts'
+import type { MatchPool } from './match-pool.ts'
 import { pairCandidatesRun } from './pairing.ts'
 import { finish, type PairingStats } from './pairing-engine.ts'
 import type { PairingCandidate } from './pairing-matrix.ts'

@@ -44,7 +44,7 @@ const beat = async (venue: Venue, cycleId: string) => {
     created: number
     pool: { read: number; left: number; waiting: number }
     phasesMs: Record<string, number>
-    pairing?: { conflicts: number }
+    pairing?: { conflicts: number; writtenWhilePairing: number }
   }
 }
 
@@ -152,6 +152,17 @@ describe.each(backends)('the index process on $name', ({ open }) => {
     const result = await running
     expect(result.created).toBe(BUSY / 2)
     expect(result.pairing?.conflicts).toBe(0)
+    // Most couples were written while the rest paired; every couple once, one beat event.
+    expect(result.pairing?.writtenWhilePairing).toBeGreaterThan(0)
+    expect(result.pairing?.writtenWhilePairing).toBeLessThan(BUSY / 2)
+    const written = await venue.deps.database.client.query(
+      `SELECT (SELECT count(DISTINCT p)::int FROM couples, LATERAL (VALUES (persona_a), (persona_b)) AS v(p)
+                 WHERE cycle_id = 'busy-1') AS personas,
+              (SELECT count(*)::int FROM events WHERE kind = 'beat' AND detail->>'cycleId' = 'busy-1'
+                 AND (detail->>'couples')::int = $1) AS events`,
+      [BUSY / 2],
+    )
+    expect(written.rows[0]).toEqual({ personas: BUSY, events: 1 })
     expect(asked.every((request) => request.status === 200)).toBe(true)
     // While the index process built the graph and paired, this process answered: requests
     // sent in that window were answered, none waited as long as the pairing took. (The

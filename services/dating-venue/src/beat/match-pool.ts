@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Index, MetricKind, ScalarKind } from 'usearch'
+import { collect } from './collect.ts'
 import { localityOrder } from './locality-order.ts'
 import { EXACT_UP_TO } from './pairing-defaults.ts'
 
@@ -214,9 +215,6 @@ const aligned = (bytes: Buffer) =>
   bytes.byteOffset % 8 === 0
     ? { buffer: bytes.buffer, byteOffset: bytes.byteOffset }
     : { buffer: new Uint8Array(bytes).buffer, byteOffset: 0 }
-
-/** A full garbage collection where the process allows it (the index process starts with --expose-gc). */
-export const collect = () => (globalThis as { gc?: () => void }).gc?.()
 
 const keyArray = (ids: readonly number[]) => {
   const keys = new BigUint64Array(ids.length)
