@@ -187,6 +187,11 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
       })
       // Awaited below; until then a failure must not count as unhandled.
       early.catch(() => {})
+    }).catch(async (error: unknown) => {
+      // A run that fails after handing pairs out ends the beat only once their writes have
+      // (the lock is not released under them).
+      await early.catch(() => {})
+      throw error
     })
     lap('pair')
     const rest = run.proposed.filter(([a, b]) => !settledEarly.has(a) && !settledEarly.has(b))

@@ -34,17 +34,34 @@ export async function launchTestBrowser({
 }: LaunchTestBrowserParameters = {}): Promise<Browser> {
   const choice = await chooseBrowser(browser)
   try {
-    return await playwright.launch({
-      executablePath: choice.executablePath,
-      args: choice.args,
-      headless: true,
-    })
+    return await launchWhenWritten(choice)
   } catch (error) {
     throw new Error(
       `The browser test could not start ${choice.label} (${choice.executablePath}). ` +
         'Set TEST_BROWSER to "bundled", "system" or the path of a Chromium to choose another.',
       { cause: error },
     )
+  }
+}
+
+/**
+ * On a fresh machine two test files unpack the bundled Chromium at once (to
+ * the same /tmp/chromium): one may start it while the other still writes it,
+ * and the start fails with ETXTBSY. That clears within a moment: try again.
+ */
+async function launchWhenWritten(choice: BrowserChoice): Promise<Browser> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await playwright.launch({
+        executablePath: choice.executablePath,
+        args: choice.args,
+        headless: true,
+      })
+    } catch (error) {
+      const busy = /ETXTBSY/.test(String((error as Error)?.message ?? error))
+      if (!busy || attempt >= 20) throw error
+      await new Promise((resolve) => setTimeout(resolve, 500))
+    }
   }
 }
 
