@@ -1,4 +1,10 @@
-import { bestEntry, buildLists, type CandidateLists, mergeRequery } from './pairing-lists.ts'
+import {
+  bestEntry,
+  buildLists,
+  type CandidateLists,
+  entryRow,
+  mergeRequery,
+} from './pairing-lists.ts'
 import type { PackedCandidates } from './pairing-matrix.ts'
 import type { NeighbourLists, NeighbourSource } from './pairing-neighbours.ts'
 
@@ -115,7 +121,7 @@ export function* mutualBestRun(
   const best = (x: number): number => {
     const at = bestEntry(packed, lists, x, isPaired)
     if (at < 0) return lists.bound[x] === -Infinity ? NO_ONE : UNKNOWN
-    return lists.exact[x]![at]! > lists.bound[x]! ? lists.rows[x]![at]! : UNKNOWN
+    return lists.bestScore[x]! > lists.bound[x]! ? entryRow(lists, x, at) : UNKNOWN
   }
 
   // The exact similarity of the last row `choose` named.
@@ -130,7 +136,7 @@ export function* mutualBestRun(
   const choose = (x: number, o: number, so: number): number => {
     const c = best(x)
     if (c >= 0 && c !== o) {
-      const sc = lists.exact[x]![lists.bestAt[x]!]!
+      const sc = lists.bestScore[x]!
       if (o < 0 || sc > so || (sc === so && ids[c]! < ids[o]!)) {
         chosenScore = sc
         return c

@@ -3,26 +3,41 @@ import type { NeighbourLists } from './pairing-neighbours.ts'
 
 /**
  * Each row's allowed candidates in the search's order (its estimate of the
- * similarity, best first), with exact similarities computed only when a
- * decision needs them. Every estimate is within `margin[x]` of the exact
+ * similarity, best first). Every estimate is within `margin[x]` of the exact
  * value, so x's exact best is within a window of 2·margin below the first
- * remaining entry. `bound[x]` is the highest exact similarity a row missing
- * from x's list could have: -Infinity once x's search covered every row left.
+ * remaining entry; exact similarities are computed only for that window,
+ * when a decision needs them. `bound[x]` is the highest exact similarity a
+ * row missing from x's list could have: -Infinity once x's search covered
+ * every row left.
+ *
+ * Lists live in chunks, not an array per row: the first search's in chunk
+ * 0, each re-query phase's merged lists in a chunk of their own. At 200,000
+ * personas three views per row were 70 MB of JavaScript objects, and a
+ * cache of exact similarities per entry 150 MB; an exact similarity is a
+ * 512-term dot product, and a window holds a few entries.
  */
 export type CandidateLists = {
-  rows: Int32Array[]
-  estimates: Float32Array[]
-  /** Exact similarities, NaN until computed. */
-  exact: Float64Array[]
-  /** Entries before it are paired. */
+  chunkRows: Int32Array[]
+  chunkEstimates: Float32Array[]
+  /** Row x's entries are `chunkRows[chunk[x]]` at positions [start[x], end[x]). */
+  chunk: Int32Array
+  start: Int32Array
+  end: Int32Array
+  /** Entries before it (a position, like `start`) are paired. */
   cursor: Int32Array
   /** The position of x's best while that row is unpaired, else -1. */
   bestAt: Int32Array
+  /** The exact similarity of x's best, while `bestAt[x]` holds. */
+  bestScore: Float64Array
   margin: Float64Array
   bound: Float64Array
   /** The k of the row's last search: re-queries grow it. */
   searched: Int32Array
 }
+
+/** The row x's entry at `at`, a position from `bestEntry`. */
+export const entryRow = (lists: CandidateLists, x: number, at: number) =>
+  lists.chunkRows[lists.chunk[x]!]![at]!
 
 const boundOf = (found: NeighbourLists, q: number) => {
   const count = found.counts[q]!
@@ -124,10 +139,6 @@ export const buildLists = (packed: PackedCandidates, found: NeighbourLists): Can
       allEstimates[otherFill[b]!++] = scores[base + r]!
     }
   }
-  const rows: Int32Array[] = new Array(count)
-  const estimates: Float32Array[] = new Array(count)
-  const exact: Float64Array[] = new Array(count)
-  const allExact = new Float64Array(2 * edges).fill(Number.NaN)
   const mergedRows = new Int32Array(width + 1)
   const mergedEstimates = new Float32Array(width + 1)
   for (let i = 0; i < count; i++) {
@@ -149,16 +160,17 @@ export const buildLists = (packed: PackedCandidates, found: NeighbourLists): Can
         allEstimates[out] = allEstimates[b++]!
       }
     }
-    rows[i] = allRows.subarray(first, end)
-    estimates[i] = allEstimates.subarray(first, end)
-    exact[i] = allExact.subarray(first, end)
   }
+  const starts = start.slice(0, count)
   return {
-    rows,
-    estimates,
-    exact,
-    cursor: new Int32Array(count),
+    chunkRows: [allRows],
+    chunkEstimates: [allEstimates],
+    chunk: new Int32Array(count),
+    start: starts,
+    end: start.slice(1),
+    cursor: starts.slice(),
     bestAt: new Int32Array(count).fill(-1),
+    bestScore: new Float64Array(count),
     margin: new Float64Array(count).fill(found.margin),
     bound,
     searched: new Int32Array(count).fill(width),
@@ -168,7 +180,7 @@ export const buildLists = (packed: PackedCandidates, found: NeighbourLists): Can
 /**
  * Replaces the lists of re-queried rows: what is left of the old list
  * merged with the new results (both in estimate order), deduplicated and
- * filtered, under the new search's bound.
+ * filtered, under the new search's bound. The merged lists go into a new chunk.
  */
 export const mergeRequery = (
   packed: PackedCandidates,
@@ -179,62 +191,70 @@ export const mergeRequery = (
 ) => {
   const { allowed } = packed
   const seenBy = new Int32Array(packed.count).fill(-1)
+  // At most what is left of each old list and all its new results: the chunk is sized for that.
+  let capacity = 0
   for (let q = 0; q < queries.length; q++) {
     const p = queries[q]!
-    const oldRows = lists.rows[p]!
-    const oldEstimates = lists.estimates[p]!
-    const oldExact = lists.exact[p]!
-    const kept: number[] = []
-    for (let at = lists.cursor[p]!; at < oldRows.length; at++) {
+    capacity += lists.end[p]! - lists.cursor[p]! + found.counts[q]!
+  }
+  const rows = new Int32Array(capacity)
+  const estimates = new Float32Array(capacity)
+  const chunk = lists.chunkRows.length
+  let out = 0
+  const kept: number[] = []
+  const fresh: number[] = []
+  for (let q = 0; q < queries.length; q++) {
+    const p = queries[q]!
+    const oldRows = lists.chunkRows[lists.chunk[p]!]!
+    const oldEstimates = lists.chunkEstimates[lists.chunk[p]!]!
+    kept.length = 0
+    fresh.length = 0
+    for (let at = lists.cursor[p]!; at < lists.end[p]!; at++) {
       if (isPaired(oldRows[at]!)) continue
       seenBy[oldRows[at]!] = q
       kept.push(at)
     }
     const base = q * found.width
-    const fresh: number[] = []
     for (let r = 0; r < found.counts[q]!; r++) {
       const j = found.rows[base + r]!
       if (j === p || seenBy[j] === q || isPaired(j)) continue
       seenBy[j] = q
       if (allowed(p, j)) fresh.push(base + r)
     }
-    const length = kept.length + fresh.length
-    const rows = new Int32Array(length)
-    const estimates = new Float32Array(length)
-    const exact = new Float64Array(length)
+    const first = out
     let a = 0
     let b = 0
-    for (let out = 0; out < length; out++) {
+    while (a < kept.length || b < fresh.length) {
       const takeOld =
         b >= fresh.length ||
         (a < kept.length && oldEstimates[kept[a]!]! >= found.scores[fresh[b]!]!)
       if (takeOld) {
         const at = kept[a++]!
         rows[out] = oldRows[at]!
-        estimates[out] = oldEstimates[at]!
-        exact[out] = oldExact[at]!
+        estimates[out++] = oldEstimates[at]!
       } else {
         const at = fresh[b++]!
         rows[out] = found.rows[at]!
-        estimates[out] = found.scores[at]!
-        exact[out] = Number.NaN
+        estimates[out++] = found.scores[at]!
       }
     }
-    lists.rows[p] = rows
-    lists.estimates[p] = estimates
-    lists.exact[p] = exact
-    lists.cursor[p] = 0
+    lists.chunk[p] = chunk
+    lists.start[p] = first
+    lists.end[p] = out
+    lists.cursor[p] = first
     lists.bestAt[p] = -1
     lists.margin[p] = kept.length > 0 ? Math.max(lists.margin[p]!, found.margin) : found.margin
     lists.bound[p] = boundOf(found, q)
     lists.searched[p] = found.width
   }
+  lists.chunkRows.push(rows)
+  lists.chunkEstimates.push(estimates)
 }
 
 /**
  * x's best remaining entry: the exact maximum (ties to the lower id) over
- * the window that can hold it, scored on demand. Returns its position, or
- * -1 when the list has no remaining entry.
+ * the window that can hold it, scored now (`bestScore[x]`). Returns its
+ * position, or -1 when the list has no remaining entry.
  */
 export const bestEntry = (
   packed: PackedCandidates,
@@ -242,34 +262,31 @@ export const bestEntry = (
   x: number,
   isPaired: (row: number) => boolean,
 ): number => {
-  const rows = lists.rows[x]!
+  const rows = lists.chunkRows[lists.chunk[x]!]!
   const cached = lists.bestAt[x]!
   // Removals only take entries away, so the best stays the best while it is unpaired.
   if (cached >= 0 && !isPaired(rows[cached]!)) return cached
+  const end = lists.end[x]!
   let at = lists.cursor[x]!
-  while (at < rows.length && isPaired(rows[at]!)) at++
+  while (at < end && isPaired(rows[at]!)) at++
   lists.cursor[x] = at
-  if (at === rows.length) return -1
-  const estimates = lists.estimates[x]!
-  const exact = lists.exact[x]!
+  if (at === end) return -1
+  const estimates = lists.chunkEstimates[lists.chunk[x]!]!
   const { ids, matrix, dimensions } = packed
   // Below this estimate an entry's exact similarity is below the first remaining entry's.
   const floor = estimates[at]! - 2 * lists.margin[x]!
   let best = -1
   let bestScore = Number.NEGATIVE_INFINITY
-  for (let i = at; i < rows.length && estimates[i]! >= floor; i++) {
+  for (let i = at; i < end && estimates[i]! >= floor; i++) {
     const row = rows[i]!
     if (isPaired(row)) continue
-    let score = exact[i]!
-    if (Number.isNaN(score)) {
-      score = similarity(matrix, dimensions, x, row)
-      exact[i] = score
-    }
+    const score = similarity(matrix, dimensions, x, row)
     if (score > bestScore || (score === bestScore && ids[row]! < ids[rows[best]!]!)) {
       best = i
       bestScore = score
     }
   }
   lists.bestAt[x] = best
+  lists.bestScore[x] = bestScore
   return best
 }
