@@ -120,3 +120,15 @@ test('behavior: settling a pool below exactUpTo builds nothing', () => {
   expect(pool.neighbours(1)).toBeUndefined()
   expect(pool.size).toBe(200)
 })
+
+test('behavior: the pool takes persona ids only, which its lists hold in 32 bits', () => {
+  const pool = createMatchPool({ modelId: 'm', exactUpTo: 10, threads: 1 })
+  const [one] = personas(1, 5)
+  expect(() => pool.add([{ id: 2 ** 31, vector: one!.vector }])).toThrow(/not a persona id/)
+  expect(() => pool.add([{ id: 1.5, vector: one!.vector }])).toThrow(/not a persona id/)
+  expect(pool.size).toBe(0)
+  // The largest serial PostgreSQL gives is listed as itself.
+  const all = personas(40, 6, 2 ** 31 - 40)
+  pool.add(all)
+  expect(pool.neighbours(2 ** 31 - 1)!.ids).toContain(exactNearest(all, 2 ** 31 - 1))
+})

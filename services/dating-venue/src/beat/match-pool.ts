@@ -90,7 +90,7 @@ const SEARCH_SLICE = 16_384
 /** Up to this many personas (under a second to build), erasing one rebuilds the graph at once. */
 const ERASE_REBUILD_UP_TO = 10_000
 
-const SNAPSHOT_VERSION = 3
+const SNAPSHOT_VERSION = 4
 
 /** The snapshot's files in its folder: the manifest, the vectors, the graph, the kept lists. */
 export const SNAPSHOT_FILES = [
@@ -113,9 +113,12 @@ type Manifest = {
 
 /**
  * The kept lists' file: per persona, in the vectors file's order, its
- * count and floor, then its K ids and K scores. Bytes for `count` personas.
+ * count and floor, then its K ids (32-bit) and K scores. Bytes for `count` personas.
  */
-const listsBytes = (count: number, k: number) => count * (4 + 4 + 12 * k)
+const listsBytes = (count: number, k: number) => count * (4 + 4 + 8 * k)
+
+/** Kept lists hold ids in 32 bits (persona ids are PostgreSQL `serial`s): 38 MB less at 200,000. */
+const MAX_ID = 2 ** 31 - 1
 
 /**
  * The matchmaker's kept index: every persona waiting for a partner (admitted,
@@ -176,7 +179,7 @@ export type MatchPool = {
    * Undefined while the persona has no list (no graph yet, or it just came
    * back in).
    */
-  neighbours(id: number): { ids: Float64Array; scores: Float32Array; floor: number } | undefined
+  neighbours(id: number): { ids: Int32Array; scores: Float32Array; floor: number } | undefined
   /** Builds the graph and the kept lists now, if they are not built. */
   build(): void
   /**
@@ -241,7 +244,7 @@ export const createMatchPool = ({
   const slotOf = new Map<number, number>()
   const freeSlots: number[] = []
   let slots = 0
-  let listIds = new Float64Array(0)
+  let listIds = new Int32Array(0)
   let listScores = new Float32Array(0)
   let listCounts = new Uint16Array(0)
   let listFloors = new Float32Array(0)
@@ -252,7 +255,7 @@ export const createMatchPool = ({
       slot = freeSlots.pop() ?? slots++
       if (slot >= listCounts.length) {
         const capacity = Math.max(1024, 2 * listCounts.length)
-        const grow = <T extends Float64Array | Float32Array | Uint16Array>(
+        const grow = <T extends Int32Array | Float32Array | Uint16Array>(
           old: T,
           make: (n: number) => T,
           width: number,
@@ -261,7 +264,7 @@ export const createMatchPool = ({
           next.set(old as never)
           return next
         }
-        listIds = grow(listIds, (n) => new Float64Array(n), K)
+        listIds = grow(listIds, (n) => new Int32Array(n), K)
         listScores = grow(listScores, (n) => new Float32Array(n), K)
         listCounts = grow(listCounts, (n) => new Uint16Array(n), 1)
         listFloors = grow(listFloors, (n) => new Float32Array(n), 1)
@@ -475,8 +478,8 @@ export const createMatchPool = ({
     const n = ids.length
     const counts = new Uint32Array(buffer, at, n)
     const floors = new Float32Array(buffer, at + 4 * n, n)
-    const savedIds = new Float64Array(buffer, at + 8 * n, n * K)
-    const savedScores = new Float32Array(buffer, at + 8 * n + 8 * n * K, n * K)
+    const savedIds = new Int32Array(buffer, at + 8 * n, n * K)
+    const savedScores = new Float32Array(buffer, at + 8 * n + 4 * n * K, n * K)
     for (let i = 0; i < n; i++) {
       if (counts[i]! > K) throw new Error('lists file holds a list longer than K')
       const slot = slotFor(ids[i]!)
@@ -493,8 +496,8 @@ export const createMatchPool = ({
     const buffer = new ArrayBuffer(listsBytes(n, K))
     const counts = new Uint32Array(buffer, 0, n)
     const floors = new Float32Array(buffer, 4 * n, n)
-    const savedIds = new Float64Array(buffer, 8 * n, n * K)
-    const savedScores = new Float32Array(buffer, 8 * n + 8 * n * K, n * K)
+    const savedIds = new Int32Array(buffer, 8 * n, n * K)
+    const savedScores = new Float32Array(buffer, 8 * n + 4 * n * K, n * K)
     for (let i = 0; i < n; i++) {
       const slot = slotOf.get(ids[i]!)
       if (slot === undefined) continue
@@ -607,6 +610,8 @@ export const createMatchPool = ({
       const fresh: number[] = []
       for (const { id, vector } of entries) {
         if (vectors.has(id)) continue
+        if (!Number.isInteger(id) || id < 0 || id > MAX_ID)
+          throw new Error(`match pool: id ${id} is not a persona id (an integer up to 2^31 - 1)`)
         if (dimensions === 0) dimensions = vector.length
         if (vector.length !== dimensions)
           throw new Error(
