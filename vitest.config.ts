@@ -7,7 +7,8 @@ import { configDefaults, defineConfig } from 'vitest/config'
  *   PostgreSQL when TEST_DATABASE_URL is set), no chain.
  * - `chain` (`*.chain.test.ts`): real payments on the run's one devnet.
  * - `faults` (`*.faults.test.ts`): the exactly-once fault matrix and
- *   anything that needs its own devnet's fault switches or kills a process.
+ *   anything that needs its own devnet's fault switches, kills a process or
+ *   restarts a service on damaged files.
  * - `browser` (`*.browser.test.ts`): pages driven by a real Chromium.
  * - `rehearsal` (`*.rehearsal.test.ts`): every service from a production
  *   install, with replicas behind a proxy (packages/rehearsal).

@@ -182,9 +182,13 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
     const run = await pairAll((pairs) => {
       const writing = performance.now()
       for (const [a] of pairs) settledEarly.add(a)
-      early = write(pairs).finally(() => {
-        stepsMs.whilePairing = Math.round(performance.now() - writing)
-      })
+      // Chained, not replaced: a run handing pairs out twice must not drop the first writes.
+      const before = early
+      early = Promise.all([before, write(pairs)])
+        .then(([earlier, now]) => [...earlier, ...now])
+        .finally(() => {
+          stepsMs.whilePairing = Math.round(performance.now() - writing)
+        })
       // Awaited below; until then a failure must not count as unhandled.
       early.catch(() => {})
     }).catch(async (error: unknown) => {

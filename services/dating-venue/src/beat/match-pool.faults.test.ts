@@ -16,6 +16,10 @@ import {
 
 // The kept index through HTTP: a venue whose beats pair over the index at any size
 // (VENUE_MATCH_EXACT_UP_TO=0), personas admitted through the API, beats run by the operator.
+// In the faults tier: its venues stop and start again on their files, one with its snapshot
+// damaged, and five venues with their index processes were the slowest file of `npm test`
+// (58 s in the suite). `match-index.test.ts` keeps the index's HTTP behaviour there: a beat
+// not blocking requests, a takeover, an erasure reaching the holder.
 const backends = testBackends(TEST_DATABASE_URL, VENUE_TEST_DATABASE)
 const DIM = 32
 const FIRST = 31
