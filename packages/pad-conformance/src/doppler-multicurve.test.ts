@@ -255,7 +255,8 @@ describe('doppler-multicurve payloads through @whetstone-research/doppler-sdk 1.
       { numRuns: propertyRuns(150) },
     )
     expect(refused).toBeGreaterThan(0)
-  })
+    // 150 drafts, each checked against the SDK: 10-20 s alone, past 30 s beside a loaded suite.
+  }, 90_000)
 
   test('whatever the SDK refuses just outside a published rule, draft_intent refuses', async () => {
     const base = defaultIntent(capabilities, BASE)

@@ -179,7 +179,11 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
     const settledEarly = new Set<number>()
     const write = async (pairs: Array<[number, number]>) =>
       formCouples(deps, cycleId, semantic, await writeIntros(deps, pairs, byId), { event: false })
+    // Only where the database is another process: PGlite runs in this one, and writing there
+    // while the index process pairs would hold the requests the index process keeps answered.
+    const writesElsewhere = deps.database.kind === 'postgres'
     const run = await pairAll((pairs) => {
+      if (!writesElsewhere) return
       const writing = performance.now()
       for (const [a] of pairs) settledEarly.add(a)
       // Chained, not replaced: a run handing pairs out twice must not drop the first writes.
