@@ -172,8 +172,8 @@ describe.each(backends)("a beat's writes on $name", ({ open }) => {
 
   it('a large beat writes in slices: every row once, one beat event; a failed slice leaves the other, and a re-run forms the rest', async () => {
     const ids = await personas(40)
-    // Slices from 2 pairs, as a beat of 5,000 or more does on a server (PGlite has one connection).
-    const made = await formCouples(venue.deps, 'sliced-1', true, pairsOf(ids), { parallelFrom: 2 })
+    // Slices of 10 pairs, as a beat's of 4,000, two at a time on a server, one by one on PGlite.
+    const made = await formCouples(venue.deps, 'sliced-1', true, pairsOf(ids), { sliceCouples: 10 })
     expect(made.map((couple) => [couple.persona_a, couple.persona_b])).toEqual(
       pairsOf(ids).map((pair) => [pair.a, pair.b]),
     )
@@ -188,8 +188,8 @@ describe.each(backends)("a beat's writes on $name", ({ open }) => {
       ),
     ).toEqual([{ detail: { cycleId: 'sliced-1', couples: 20, semantic: true } }])
 
-    // The board refuses the line of the last pair's persona: on a server its slice (the second
-    // half) fails whole and the first commits; on PGlite the one statement fails whole.
+    // The board refuses the line of the last pair's persona: its slice (the second) fails whole
+    // and the first commits.
     const more = await personas(40)
     const refused = (
       await sql<{ handle: string }>('SELECT handle FROM personas WHERE id = $1', [more.at(-1)])
@@ -200,7 +200,7 @@ describe.each(backends)("a beat's writes on $name", ({ open }) => {
                FOR EACH ROW WHEN (NEW.board = 'notifications') EXECUTE FUNCTION refuse_one()`)
     try {
       await expect(
-        formCouples(venue.deps, 'sliced-2', true, pairsOf(more), { parallelFrom: 2 }),
+        formCouples(venue.deps, 'sliced-2', true, pairsOf(more), { sliceCouples: 10 }),
       ).rejects.toMatchObject({ cause: { message: expect.stringMatching(/board down/) } })
     } finally {
       await sql('DROP TRIGGER refuse_one ON posts')
@@ -209,10 +209,12 @@ describe.each(backends)("a beat's writes on $name", ({ open }) => {
     const formed = await sql<{ n: number }>(
       `SELECT count(*)::int AS n FROM couples WHERE cycle_id = 'sliced-2'`,
     )
-    expect(formed).toEqual([{ n: venue.deps.database.kind === 'postgres' ? 10 : 0 }])
+    expect(formed).toEqual([{ n: 10 }])
     // No beat event for a beat that failed; the re-run forms the rest and writes it.
-    const rest = await formCouples(venue.deps, 'sliced-2', true, pairsOf(more), { parallelFrom: 2 })
-    expect(rest).toHaveLength(venue.deps.database.kind === 'postgres' ? 10 : 20)
+    const rest = await formCouples(venue.deps, 'sliced-2', true, pairsOf(more), {
+      sliceCouples: 10,
+    })
+    expect(rest).toHaveLength(10)
     expect(
       (
         await sql<{ n: number }>(
@@ -225,6 +227,34 @@ describe.each(backends)("a beat's writes on $name", ({ open }) => {
         `SELECT detail->'couples' AS couples FROM events WHERE kind = 'beat' AND detail->>'cycleId' = 'sliced-2'`,
       ),
     ).toEqual([{ couples: rest.length }])
+  })
+
+  it('a large write leaves the planner statistics of what it wrote current', async () => {
+    const ids = await personas(60)
+    const stats = async () =>
+      (
+        await sql<{ turns: number; couples: number }>(
+          `SELECT (SELECT reltuples FROM pg_class WHERE relname = 'turns')::int AS turns,
+                  (SELECT reltuples FROM pg_class WHERE relname = 'couples')::int AS couples`,
+        )
+      )[0]!
+    const counted = async () =>
+      (
+        await sql<{ turns: number; couples: number }>(
+          `SELECT (SELECT count(*) FROM turns)::int AS turns, (SELECT count(*) FROM couples)::int AS couples`,
+        )
+      )[0]!
+    // The second write reaches the threshold: the statistics then count both (a fresh database's
+    // say -1 or 0 until something analyses it).
+    await formCouples(venue.deps, 'analyse-1', true, pairsOf(ids.slice(0, 20)), {
+      sliceCouples: 4,
+      analyzeFrom: 20,
+    })
+    await formCouples(venue.deps, 'analyse-2', true, pairsOf(ids.slice(20)), {
+      sliceCouples: 4,
+      analyzeFrom: 20,
+    })
+    expect(await stats()).toEqual(await counted())
   })
 
   it('an agent with a callback gets no board line: it is called back, signed, after the commit', async () => {
