@@ -52,7 +52,7 @@ export type BeatResult = {
   /**
    * Inside the phases (ms): reading the candidates, their history and
    * syncing the index (load); staging their filters (pair); writing the
-   * first phase's couples while the pairing went on (`whilePairing`,
+   * couples formed while the pairing went on (`whilePairing`,
    * overlapping `pair`; `intros` and `form` are what was left after it).
    */
   stepsMs: Record<'candidates' | 'history' | 'sync' | 'stage' | 'whilePairing', number>
@@ -172,9 +172,10 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
   // and put every one of them back (at 200,000 personas, minutes of inserts).
   const byId = new Map(candidates.map((c) => [c.id, c]))
   const { proposed, pool, pairing, made } = await deps.matchPool.exclusive(async () => {
-    // The first phase's pairs are final: they are written while the index process re-queries
-    // the rest (PostgreSQL's cores and the index process's, at once: at 200,000 personas 77 %
-    // of the pairs, and most of the writes' 24 s, overlap the re-queries' 20 s).
+    // Pairs the run hands out before each re-query are final: they are written while the index
+    // process re-queries the rest (PostgreSQL's cores and the index process's, at once: at
+    // 200,000 personas the first phase's 77 % of the pairs, and most of the writes' 24 s,
+    // overlap the re-queries' 20 s).
     let early: Promise<FormedCouple[]> = Promise.resolve([])
     const settledEarly = new Set<number>()
     const write = async (pairs: Array<[number, number]>) =>
@@ -182,16 +183,18 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
     // Only where the database is another process: PGlite runs in this one, and writing there
     // while the index process pairs would hold the requests the index process keeps answered.
     const writesElsewhere = deps.database.kind === 'postgres'
+    let writing: number | undefined
     const run = await pairAll((pairs) => {
-      if (!writesElsewhere) return
-      const writing = performance.now()
+      if (!writesElsewhere || pairs.length === 0) return
+      // From the first early write to the last one's end.
+      const since = (writing ??= performance.now())
       for (const [a] of pairs) settledEarly.add(a)
       // Chained, not replaced: a run handing pairs out twice must not drop the first writes.
       const before = early
       early = Promise.all([before, write(pairs)])
         .then(([earlier, now]) => [...earlier, ...now])
         .finally(() => {
-          stepsMs.whilePairing = Math.round(performance.now() - writing)
+          stepsMs.whilePairing = Math.round(performance.now() - since)
         })
       // Awaited below; until then a failure must not count as unhandled.
       early.catch(() => {})

@@ -61,9 +61,9 @@ const flat = (pairs: ReadonlyArray<readonly [number, number]>) => {
 }
 
 /**
- * `pairStaged` as a run that yields the first phase's pairs (flattened)
- * while the re-queries are still to come: the index process hands them to
- * the beat, which writes them meanwhile. Its answer holds every pair.
+ * `pairStaged` as a run that yields the pairs formed so far (flattened)
+ * before each re-query: the index process hands them to the beat, which
+ * writes them meanwhile. Its answer holds every pair.
  */
 export function* pairStagedRun(
   index: MatchPool,

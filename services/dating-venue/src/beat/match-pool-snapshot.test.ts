@@ -122,6 +122,24 @@ test('behavior: removed personas are never found again, also after the graph is 
   })
 })
 
+test('behavior: a graph left mostly removed is rebuilt with everyone in it, newcomers too, before it is saved', () => {
+  const dir = freshDir()
+  const pool = createMatchPool({ modelId: 'm', dir, threads: 1 })
+  const entries = personas(201, 3)
+  pool.add(entries.slice(0, 200))
+  pool.build()
+  // Three quarters removed: the graph is let go of at once and rebuilt when next needed.
+  pool.remove(entries.slice(0, 150).map((entry) => entry.id))
+  const newcomer = entries[200]!
+  pool.add([newcomer])
+  pool.save()
+  const loaded = createMatchPool({ modelId: 'm', dir, threads: 1 })
+  expect(loaded.loadedFrom).toBe('snapshot')
+  expect(loaded.size).toBe(51)
+  for (const id of [1150, 1199, newcomer.id]) expect(loaded.neighbours(id)?.ids.length).toBe(48)
+  expect(loaded.search(newcomer.vector, 1).keys[0]).toBe(newcomer.id)
+})
+
 test('behavior: erasing takes the vector out and drops the snapshot; a persona not in the pool changes nothing', () => {
   const dir = freshDir()
   const pool = createMatchPool({ modelId: 'm', dir })

@@ -235,6 +235,8 @@ export const createMatchPool = ({
   const vectors = new Map<number, Float32Array>()
   let dimensions = 0
   let index: Index | undefined
+  // The graph was dropped for a rebuild (`dropGraph`): built, as far as anyone asks, but not yet again.
+  let rebuildDue = false
   let removed = 0
   let erased = false
 
@@ -429,15 +431,24 @@ export const createMatchPool = ({
   // insertions.
   // Added `later`: in the vectors, not yet in the graph or the lists.
   let deferred: number[] = []
+  /**
+   * Lets the graph go ahead of a rebuild. Its memory (native, 240 MB at
+   * 200,000) is freed once its wrapper is collected and then only at the
+   * next turn of the event loop (Node runs native finalizers from
+   * setImmediate): a graph dropped in the same synchronous call as the
+   * rebuild stays resident beside the new one.
+   */
+  const dropGraph = () => {
+    if (!index) return
+    index = undefined
+    rebuildDue = true
+    collect()
+  }
   const rebuild = () => {
     // Every vector goes in, the deferred with them.
     deferred = []
-    // The old graph's memory (native, 240 MB at 200,000) is freed when its wrapper is
-    // collected, which the collector, seeing a small object, would put off past the new build.
-    if (index) {
-      index = undefined
-      collect()
-    }
+    dropGraph()
+    rebuildDue = false
     removed = 0
     erased = false
     const ids = [...vectors.keys()]
@@ -620,7 +631,7 @@ export const createMatchPool = ({
         vectors.set(id, vector)
         fresh.push(id)
       }
-      if (later) {
+      if (later || rebuildDue) {
         for (const id of fresh) deferred.push(id)
         return
       }
@@ -651,8 +662,12 @@ export const createMatchPool = ({
           dropList(id)
         }
       if (gone.length > 0 && index) {
-        index.remove(keyArray(gone))
         removed += gone.length
+        // A graph holding more removed nodes than live ones is rebuilt before it is searched
+        // again: dropped now, so a caller that turns its event loop before that (a pairing run
+        // yields between phases) has its memory back before the rebuild.
+        if (removed > SPARSE_RATIO * vectors.size) dropGraph()
+        else index.remove(keyArray(gone))
       }
       return gone.length
     },
@@ -668,7 +683,7 @@ export const createMatchPool = ({
       if (vectors.size > 0) graph()
     },
     settle() {
-      if (index || (K > 0 && vectors.size > options.exactUpTo)) graph()
+      if (index || rebuildDue || (K > 0 && vectors.size > options.exactUpTo)) graph()
       else deferred = []
     },
     neighbours(id) {
@@ -700,7 +715,7 @@ export const createMatchPool = ({
     },
     save() {
       // A snapshot's graph holds every persona in it.
-      if (index) graph()
+      if (index || rebuildDue) graph()
       pool.compact()
       // A snapshot only saves a rebuild: failing to write one must not fail the beat.
       try {
@@ -719,6 +734,7 @@ export const createMatchPool = ({
       freeSlots.length = 0
       slots = 0
       index = undefined
+      rebuildDue = false
       removed = 0
       erased = false
       dimensions = 0

@@ -68,7 +68,7 @@ test('behavior: lists that miss neighbours (as a graph does) never pair a person
   expect(conflicts).toBe(0)
 })
 
-test('behavior: the first phase is handed out early, those pairs are final, and the run ends as one call would', () => {
+test('behavior: pairs are handed out before each re-query, once each, final, and the run ends as one call would', () => {
   let early = 0
   let runsWithMorePhases = 0
   for (let seed = 1; seed <= 60; seed++) {
@@ -80,11 +80,16 @@ test('behavior: the first phase is handed out early, those pairs are final, and 
       k: 4,
     })
     const handedOut: Array<[number, number]> = []
+    let handOuts = 0
     let step = run.next()
     while (!step.done) {
       handedOut.push(...step.value)
+      handOuts++
       step = run.next()
     }
+    // One hand-out before each re-query, and no pair twice.
+    expect(handOuts).toBe(step.value.phases - 1)
+    expect(new Set(handedOut.map(([a, b]) => `${a}-${b}`)).size).toBe(handedOut.length)
     // The same run, whether or not it stopped to hand pairs out.
     expect(step.value.pairs).toEqual(whole.pairs)
     const final = new Set(step.value.pairs.map(([a, b]) => `${a}-${b}`))

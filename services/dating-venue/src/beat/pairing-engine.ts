@@ -84,11 +84,11 @@ export const finish = <T>(run: Generator<unknown, T>): T => {
 }
 
 /**
- * `matchMutualBest` as a generator: after the first phase it yields the
- * pairs formed so far (most of them: the rest wait on re-queries), which
- * are final whatever later phases do (a pair never comes apart), so a beat
- * can write them while the re-queries run. It returns every pair, those
- * yielded included.
+ * `matchMutualBest` as a generator: before each re-query it yields the
+ * pairs formed since the last yield (after the first phase, most of them;
+ * possibly none), which are final whatever later phases do (a pair never
+ * comes apart), so a beat can write them while the re-queries run. It
+ * returns every pair, those yielded included.
  */
 export function* mutualBestRun(
   packed: PackedCandidates,
@@ -257,15 +257,16 @@ export function* mutualBestRun(
     // With HNSW lists an UNSURE row can still be taken by a better offer: drop those.
     pending = pending.filter((row) => status[row] === UNSURE)
     if (pending.length === 0) break
-    if (phases === 1) {
-      yield takeEarly(settle())
-      mark = performance.now()
-    }
+    source.forget(Int32Array.from(departed))
+    departed = []
+    // Every pair formed so far is final: handed out (none is a hand-out too), the beat writes
+    // them while the rest pair, and the caller turns its event loop, where a graph the source
+    // let go of in `forget` is freed before the re-query builds the next.
+    yield takeEarly(settle())
+    mark = performance.now()
     const remainder: number[] = []
     for (let row = 0; row < count; row++)
       if (status[row] === UNSURE || status[row] === WAITING) remainder.push(row)
-    source.forget(Int32Array.from(departed))
-    departed = []
     const queries = Int32Array.from(pending.sort((a, b) => a - b))
     let widest = 0
     for (const row of queries) widest = Math.max(widest, lists.searched[row]!)

@@ -49,7 +49,7 @@ export const pairExact = (
   options: PairExactOptions = {},
 ): [number, number][] => finish(pairExactRun(candidates, options))
 
-/** A pairing run that yields its first phase's pairs before it goes on (see `mutualBestRun`). */
+/** A pairing run that yields the pairs formed so far before each re-query (see `mutualBestRun`). */
 export type PairingRun = Generator<[number, number][], [number, number][]>
 
 function* pairExactRun(
@@ -108,7 +108,7 @@ export const pairCandidates = (
   options: PairCandidatesOptions = {},
 ): [number, number][] => finish(pairCandidatesRun(candidates, options))
 
-/** `pairCandidates` as a run that yields its first phase's pairs early (the beat writes them). */
+/** `pairCandidates` as a run that yields its final pairs early (the beat writes them). */
 export const pairCandidatesRun = (
   candidates: readonly PairingCandidate[],
   { exactUpTo = EXACT_UP_TO, ...options }: PairCandidatesOptions = {},
