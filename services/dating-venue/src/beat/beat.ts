@@ -187,7 +187,8 @@ export const beatOnce = async (deps: VenueDeps, cycleId: string): Promise<BeatRe
     const run = await pairAll((pairs) => {
       if (!writesElsewhere || pairs.length === 0) return
       // From the first early write to the last one's end.
-      const since = (writing ??= performance.now())
+      writing ??= performance.now()
+      const since = writing
       for (const [a] of pairs) settledEarly.add(a)
       // Chained, not replaced: a run handing pairs out twice must not drop the first writes.
       const before = early
