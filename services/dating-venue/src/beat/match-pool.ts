@@ -187,7 +187,11 @@ export type MatchPool = {
    * have (past `exactUpTo`, or once the graph exists).
    */
   settle(): void
-  /** Rebuilds the graph from the live vectors when removed nodes outnumber them. */
+  /**
+   * Rebuilds the graph now if it still holds an erased persona's bytes (a
+   * graph left mostly removed was already let go of in `remove`, and is
+   * rebuilt by the next search).
+   */
   compact(): void
   /** Erasure: the persona's vector leaves memory and the snapshot leaves disk now. */
   erase(id: number): void
@@ -698,7 +702,7 @@ export const createMatchPool = ({
       }
     },
     compact() {
-      if (index && (erased || removed > SPARSE_RATIO * vectors.size)) rebuild()
+      if (index && erased) rebuild()
     },
     erase(id) {
       // Its values may sit in a run's matrix that other vectors still view: zeroed, not only dropped.
